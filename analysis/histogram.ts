@@ -1,0 +1,57 @@
+// Latency histograms: HDR (hdr-histogram-js), microsecond resolution, merged — never averaged.
+
+import * as hdr from 'hdr-histogram-js';
+
+/** Highest latency we can record: 1 hour, in microseconds. Larger values are clamped (and counted). */
+const MAX_US = 3_600_000_000;
+
+/** A latency histogram in ms, stored in integer microseconds with 3 significant digits. */
+export class LatencyHistogram {
+  readonly h: hdr.Histogram;
+  clamped = 0;
+
+  constructor() {
+    this.h = hdr.build({
+      bitBucketSize: 64,
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: MAX_US,
+      numberOfSignificantValueDigits: 3,
+      useWebAssembly: false,
+    });
+  }
+
+  /** Records one latency in ms (negative values are recorded as 0). */
+  record(ms: number): void {
+    let us = Math.round(ms * 1000);
+    if (us < 0) us = 0;
+    if (us > MAX_US) {
+      us = MAX_US;
+      this.clamped++;
+    }
+    this.h.recordValue(us);
+  }
+
+  get count(): number {
+    return this.h.totalCount;
+  }
+
+  /** The value at percentile p (0..100) in ms; NaN when empty. */
+  percentile(p: number): number {
+    if (this.h.totalCount === 0) return Number.NaN;
+    return this.h.getValueAtPercentile(p) / 1000;
+  }
+
+  get maxMs(): number {
+    return this.h.totalCount === 0 ? Number.NaN : this.h.maxValue / 1000;
+  }
+
+  get meanMs(): number {
+    return this.h.totalCount === 0 ? Number.NaN : this.h.mean / 1000;
+  }
+
+  /** Adds every value of `other` into this one. */
+  merge(other: LatencyHistogram): void {
+    this.h.add(other.h);
+    this.clamped += other.clamped;
+  }
+}

@@ -1,0 +1,93 @@
+// Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
+
+import { POINT_COLUMNS, type PointRow } from './row.ts';
+
+const DECIMALS: Partial<Record<keyof PointRow, number>> = {
+  load: 2,
+  p50_ms: 3,
+  p90_ms: 3,
+  p99_ms: 3,
+  p999_ms: 3,
+  max_ms: 3,
+  mean_ms: 3,
+  requests_per_call: 4,
+  hedge_rate: 5,
+  skipped_rate: 5,
+  rejected_rate: 5,
+  failed_rate: 5,
+  utilization: 4,
+  send_lag_p99_ms: 3,
+};
+
+/** Quotes a CSV cell when it needs it (RFC 4180). */
+export function csvCell(value: string): string {
+  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Formats one cell of a points.csv row. */
+function cell(row: PointRow, col: keyof PointRow): string {
+  const v = row[col];
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') {
+    const d = DECIMALS[col];
+    if (!Number.isFinite(v)) return '';
+    return d === undefined ? String(v) : v.toFixed(d);
+  }
+  return csvCell(v);
+}
+
+/** The header line of points.csv (no newline). */
+export const POINTS_HEADER = POINT_COLUMNS.join(',');
+
+/** One row as a CSV line (no newline). */
+export function formatPointRow(row: PointRow): string {
+  return POINT_COLUMNS.map((c) => cell(row, c)).join(',');
+}
+
+/** A whole points.csv (header + rows, trailing newline). */
+export function formatPointsCsv(rows: readonly PointRow[]): string {
+  return `${[POINTS_HEADER, ...rows.map(formatPointRow)].join('\n')}\n`;
+}
+
+/** Splits one CSV line into cells (handles quoted cells). */
+export function splitCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** Parses a points.csv back into rows (empty cells become null). */
+export function parsePointsCsv(text: string): PointRow[] {
+  const lines = text.split('\n').filter((l) => l.length > 0);
+  if (lines.length === 0 || lines[0] !== POINTS_HEADER) {
+    throw new Error(`points.csv: the header must be exactly "${POINTS_HEADER}"`);
+  }
+  return lines.slice(1).map((line) => {
+    const cells = splitCsvLine(line);
+    const row: Record<string, unknown> = {};
+    POINT_COLUMNS.forEach((col, i) => {
+      const raw = cells[i] ?? '';
+      if (col === 'config' || col === 'cancellation' || col === 'source') row[col] = raw;
+      else if (col === 'collapsed' || col === 'valid') row[col] = raw === 'true';
+      else row[col] = raw === '' ? null : Number(raw);
+    });
+    return row as unknown as PointRow;
+  });
+}

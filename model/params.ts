@@ -1,0 +1,25 @@
+// Parameters of the shared service model (DESIGN.md §1); every value is a setting.
+
+/** The service: N workers behind one FIFO queue; service time log-normal with a straggler mixture. */
+export interface ModelParams {
+  workers: number;
+  /** Median of the log-normal body, ms. */
+  medianMs: number;
+  /** Sigma of the underlying normal. */
+  sigma: number;
+  /** Probability that an attempt is a straggler instead. */
+  stragglerProb: number;
+  /** Stragglers are uniform in [stragglerMinMs, stragglerMaxMs]. */
+  stragglerMinMs: number;
+  stragglerMaxMs: number;
+}
+
+/** The reference study's model. */
+export const DEFAULT_MODEL: Readonly<ModelParams> = Object.freeze({
+  workers: 16,
+  medianMs: 10,
+  sigma: 0.25,
+  stragglerProb: 0.02,
+  stragglerMinMs: 100,
+  stragglerMaxMs: 300,
+});

@@ -1,0 +1,43 @@
+// The Point: the unit of work that the simulator predicts and the real harness measures.
+// Its key names its folder, rows and Redis keys (see DESIGN.md §3).
+
+import type { HedgeConfig } from './hedge-config.ts';
+import type { ModelParams } from './params.ts';
+
+export type Cancellation = 'ignore' | 'propagate';
+
+/** One experiment point. `calls` includes the warm-up; the first `warmupFraction` of calls is not measured. */
+export interface Point {
+  config: HedgeConfig;
+  load: number;
+  cancellation: Cancellation;
+  seed: number;
+  calls: number;
+  warmupFraction: number;
+  model: ModelParams;
+}
+
+/** `config|load|cancellation|seed`, the join key of sim and real rows. */
+export function pointKey(p: Pick<Point, 'config' | 'load' | 'cancellation' | 'seed'>): string {
+  return `${p.config.name}|${formatLoad(p.load)}|${p.cancellation}|${p.seed}`;
+}
+
+/** A file- and Redis-safe name for a point, e.g. `hedge-no-budget_0.50_ignore_s1`. */
+export function pointSlug(p: Pick<Point, 'config' | 'load' | 'cancellation' | 'seed'>): string {
+  const name = p.config.name
+    .toLowerCase()
+    .replace(/%/g, 'pct')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return `${name}_${formatLoad(p.load)}_${p.cancellation}_s${p.seed}`;
+}
+
+/** Loads print with two decimals everywhere (keys, CSV, tables). */
+export function formatLoad(load: number): string {
+  return load.toFixed(2);
+}
+
+/** Number of calls that are measured (after warm-up). Calls with index >= this.warmupCalls are measured. */
+export function warmupCalls(p: Pick<Point, 'calls' | 'warmupFraction'>): number {
+  return Math.floor(p.calls * p.warmupFraction);
+}

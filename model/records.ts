@@ -1,0 +1,76 @@
+// Record shapes that cross process boundaries: per-call and per-attempt rows (Redis streams, raw files)
+// and the Redis key names of a point. One definition, used by writers and readers alike.
+
+/** How a call ended: `rejected` = refused by the adaptive limit; `failed` = any other error. */
+export type CallOutcome = 'ok' | 'rejected' | 'failed';
+
+/** One call as the load generator (or the simulator) saw it. Times in ms on the generator's clock. */
+export interface CallRecord {
+  call: number;
+  /** Intended start time, ms from the point's start (t0). */
+  intendedMs: number;
+  /** Actual send time minus intended, ms (0 in the simulator). */
+  sendLagMs: number;
+  /** From the intended start to the first valid response (or to the final error), ms. */
+  latencyMs: number;
+  outcome: CallOutcome;
+  attempts: number;
+  /** Hedges the budget refused for this call (0 or 1). */
+  skipped: number;
+  /** Attempt number (1-based) whose response won; 0 if none. */
+  winner: number;
+}
+
+/** How an attempt ended on the server. */
+export type AttemptEnd = 'served' | 'cancelled-queued' | 'cancelled-in-service';
+
+/** One attempt as the target server saw it. Times in ms on the server's monotonic clock. */
+export interface AttemptRecord {
+  call: number;
+  /** 1-based. */
+  attempt: number;
+  enqueueMs: number;
+  /** Empty (NaN) when cancelled while queued. */
+  startMs: number;
+  endMs: number;
+  ended: AttemptEnd;
+  /** Worker index, -1 when never started. */
+  worker: number;
+  /** Intended service time from the model, ms. */
+  serviceMs: number;
+}
+
+/** Column order of raw/<slug>.calls.csv and of the calls stream's single `r` field (comma-separated). */
+export const CALL_FIELDS = [
+  'call',
+  'intended_ms',
+  'send_lag_ms',
+  'latency_ms',
+  'outcome',
+  'attempts',
+  'skipped',
+  'winner',
+] as const;
+
+/** Column order of raw/<slug>.attempts.csv and of the attempts stream's single `r` field. */
+export const ATTEMPT_FIELDS = [
+  'call',
+  'attempt',
+  'enqueue_ms',
+  'start_ms',
+  'end_ms',
+  'ended',
+  'worker',
+  'service_ms',
+] as const;
+
+/** Redis keys of one point of one run. Streams hold one field `r` = a CSV line in *_FIELDS order. */
+export function redisKeys(run: string, slug: string) {
+  const base = `hb:${run}:${slug}`;
+  return {
+    calls: `${base}:calls`,
+    attempts: `${base}:attempts`,
+    /** Hash: state (running|done|failed), sent, completed, inflight, p99_ms, send_lag_p99_ms, heartbeat_ms, error, summary (JSON). */
+    status: `${base}:status`,
+  };
+}

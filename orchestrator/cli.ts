@@ -1,0 +1,23 @@
+// The hedgebench CLI: one yargs program; each part contributes its command module.
+import yargs, { type Argv, type CommandModule } from 'yargs';
+
+// Each part exports one yargs CommandModule from its own command.ts; list them here.
+const commands: CommandModule[] = [];
+
+/** Builds the CLI for the given argv (without the node and script names). */
+export function createCli(argv: string[]): Argv {
+  let cli = yargs(argv)
+    .scriptName('hedgebench')
+    .usage(
+      '$0 <command> [options]\n\nDoes hedging behave on a real clock the way the queueing simulation says it does?',
+    )
+    .strict()
+    .demandCommand(1, 'Name a command; see `hedgebench --help`.')
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns || 110));
+  for (const c of commands) cli = cli.command(c);
+  return cli;
+}
