@@ -1,0 +1,88 @@
+// Turns measured calls into a points.csv row. The simulator and the real harness both feed it, so the
+// two sources compute every column the same way.
+
+import { formatLoad } from '../model/point.ts';
+import type { CallOutcome } from '../model/records.ts';
+import { LatencyHistogram } from './histogram.ts';
+import type { PointRow } from './row.ts';
+
+/** What identifies the row and what the builder cannot see in the calls themselves. */
+export interface RowContext {
+  config: string;
+  load: number;
+  cancellation: 'ignore' | 'propagate';
+  seed: number;
+  source: 'sim' | 'real';
+  /** Calls scheduled for the point, warm-up included. */
+  calls: number;
+  workers: number;
+}
+
+/** What is known only at the end of a point. */
+export interface RowEnd {
+  /** Σ (end − start) of service of every attempt of a measured call, ms (ignore-mode losers included). */
+  busyMs: number;
+  /** Intended start of the last measured call minus that of the first, ms. */
+  spanMs: number;
+  collapsed: boolean;
+  /** null for the simulator. */
+  sendLagP99Ms: number | null;
+  valid: boolean;
+}
+
+/** Accumulates measured calls (call once per call after warm-up) and produces the row. */
+export class RowBuilder {
+  readonly latency = new LatencyHistogram();
+  private measured = 0;
+  private attempts = 0;
+  private hedged = 0;
+  private skipped = 0;
+  private rejected = 0;
+  private failed = 0;
+
+  constructor(readonly ctx: RowContext) {}
+
+  /** Adds one measured call. Latency of ok calls only goes into the histogram. */
+  addCall(latencyMs: number, outcome: CallOutcome, attempts: number, skipped: number): void {
+    this.measured++;
+    this.attempts += attempts;
+    if (attempts > 1) this.hedged++;
+    if (skipped > 0) this.skipped++;
+    if (outcome === 'ok') this.latency.record(latencyMs);
+    else if (outcome === 'rejected') this.rejected++;
+    else this.failed++;
+  }
+
+  /** The finished row. Percentiles are empty when no call succeeded. */
+  finish(end: RowEnd): PointRow {
+    const n = this.measured;
+    const h = this.latency;
+    const pct = (p: number) => (h.count > 0 ? h.percentile(p) : null);
+    const rate = (x: number) => (n > 0 ? x / n : null);
+    const { ctx } = this;
+    return {
+      config: ctx.config,
+      load: Number(formatLoad(ctx.load)),
+      cancellation: ctx.cancellation,
+      seed: ctx.seed,
+      source: ctx.source,
+      calls: ctx.calls,
+      measured_calls: n,
+      p50_ms: pct(50),
+      p90_ms: pct(90),
+      p99_ms: pct(99),
+      p999_ms: pct(99.9),
+      max_ms: h.count > 0 ? h.maxMs : null,
+      mean_ms: h.count > 0 ? h.meanMs : null,
+      requests_per_call: rate(this.attempts),
+      hedge_rate: rate(this.hedged),
+      skipped_rate: rate(this.skipped),
+      rejected_rate: rate(this.rejected),
+      failed_rate: rate(this.failed),
+      utilization: end.spanMs > 0 ? end.busyMs / (ctx.workers * end.spanMs) : null,
+      collapsed: end.collapsed,
+      send_lag_p99_ms: end.sendLagP99Ms,
+      valid: end.valid,
+    };
+  }
+}
