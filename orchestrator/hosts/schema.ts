@@ -1,0 +1,196 @@
+// The hosts file (JSON, validated with zod): which machine plays target, load generator and Redis, over SSH.
+import { readFile } from 'node:fs/promises';
+import { isIPv4, isIPv6 } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { HostsFileInvalidError } from './errors.ts';
+
+const USER = /^[A-Za-z_][A-Za-z0-9_.-]{0,31}$/;
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/** Absolute path, conservative charset: no spaces, quotes, `$`, backticks, `;`, `&`, `|`, globs or `~`. */
+const SAFE_PATH = /^\/[A-Za-z0-9._+@,:/-]*$/;
+
+/** True for an IPv4/IPv6 literal or a DNS hostname / ssh_config alias (labels of [A-Za-z0-9-], dots between). */
+export function isValidHostName(host: string): boolean {
+  if (isIPv4(host) || isIPv6(host)) return true;
+  if (host.length === 0 || host.length > 253 || host.startsWith('-')) return false;
+  return host.split('.').every((label) => LABEL.test(label));
+}
+
+/** Splits and checks an ssh destination `user@host` or `host`; returns null when unsafe or malformed. */
+export function parseDestination(dest: string): { user?: string; host: string } | null {
+  const at = dest.lastIndexOf('@');
+  const user = at >= 0 ? dest.slice(0, at) : undefined;
+  let host = at >= 0 ? dest.slice(at + 1) : dest;
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  if (user !== undefined && !USER.test(user)) return null;
+  if (!isValidHostName(host)) return null;
+  return user === undefined ? { host } : { user, host };
+}
+
+/** True for an absolute path in the safe charset, without `..` segments, that is not `/` itself. */
+export function isSafeAbsolutePath(p: string): boolean {
+  return SAFE_PATH.test(p) && p.length > 1 && p.length <= 1024 && !p.split('/').some((s) => s === '..');
+}
+
+const destination = z.string().refine((s) => parseDestination(s) !== null, {
+  message:
+    'is not a safe ssh destination; write user@host with user [A-Za-z0-9_.-] and host an IPv4/IPv6 address or hostname (no spaces, no shell metacharacters, no leading "-"), e.g. "root@198.18.0.2"',
+});
+const workDir = z.string().refine(isSafeAbsolutePath, {
+  message:
+    'must be an absolute path of letters, digits and . _ - + @ , : / only (no spaces, no shell metacharacters, no ".."), e.g. "/var/tmp/hedgebench"',
+});
+const address = z.string().refine(isValidHostName, {
+  message: 'must be the IPv4/IPv6 address or hostname the other hosts reach this one on, e.g. "198.18.0.2"',
+});
+const port = z
+  .number({ invalid_type_error: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, 'must be a TCP port from 1 to 65535')
+  .max(65535, 'must be a TCP port from 1 to 65535');
+
+const sshHost = { ssh: destination, workDir, address };
+
+/** A host the orchestrator reaches over SSH. */
+const hostSchema = z.object(sshHost).strict();
+/** A host that also listens on a port (target, or a Redis host). */
+const targetSchema = z.object({ ...sshHost, port: port.default(7400) }).strict();
+const redisHostSchema = z.object({ ...sshHost, port: port.default(6379) }).strict();
+const redisUrlSchema = z
+  .object({
+    url: z.string().refine(isRedisUrl, {
+      message: 'must be a redis:// or rediss:// URL with a valid host, e.g. "redis://198.18.0.4:6379"',
+    }),
+  })
+  .strict();
+
+/** The whole hosts file. */
+export const hostsFileSchema = z
+  .object({
+    sshConfig: z
+      .string()
+      .min(1)
+      .refine((s) => !/[\0\n\r]/.test(s) && !s.startsWith('-'), {
+        message: 'must be a path to an ssh_config file (no newlines, no leading "-")',
+      })
+      .optional(),
+    connectTimeoutSeconds: z
+      .number({ invalid_type_error: 'must be a number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1 second')
+      .max(120, 'must be at most 120 seconds')
+      .default(5),
+    target: targetSchema,
+    loadgen: hostSchema,
+    redis: z.union([redisUrlSchema, redisHostSchema]),
+  })
+  .strict();
+
+/** A validated hosts file (defaults filled in, sshConfig resolved to an absolute path). */
+export type HostsFile = z.infer<typeof hostsFileSchema>;
+/** One SSH host entry of a validated hosts file. */
+export type HostEntry = z.infer<typeof hostSchema> & { port?: number };
+
+function isRedisUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+    return (u.protocol === 'redis:' || u.protocol === 'rediss:') && isValidHostName(host);
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the value at a zod issue path, to show what the user actually wrote. */
+function valueAt(input: unknown, path: (string | number)[]): unknown {
+  let v: unknown = input;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[k];
+  }
+  return v;
+}
+
+function showValue(path: (string | number)[], v: unknown): string {
+  if (v === undefined) return 'nothing';
+  // A Redis URL may carry a password; never echo it.
+  if (path[0] === 'redis' && typeof v === 'string') return JSON.stringify(redactUrl(v));
+  const s = JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/** Replaces a URL's password with `***` so it can be logged or written to a manifest. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.password) return url;
+    u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+function describeIssue(input: unknown, issue: z.ZodIssue): string {
+  const where = issue.path.length ? issue.path.join('.') : '(top level)';
+  if (issue.code === 'unrecognized_keys') {
+    return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (fields: sshConfig, connectTimeoutSeconds, target, loadgen, redis; a host has ssh, workDir, address, and port for target/redis)`;
+  }
+  const got = valueAt(input, issue.path);
+  if (issue.code === 'invalid_type' && got === undefined) {
+    return `${where}: is required but missing; add it (see docs/lab.md for an example hosts file)`;
+  }
+  return `${where}: got ${showValue(issue.path, got)}, ${issue.message}`;
+}
+
+const REDIS_SHAPES =
+  'must be either { "url": "redis://host:port" } or { "ssh": "user@host", "workDir": "/abs/path", "address": "...", "port": 6379 }';
+
+/** Replaces a union failure on `redis` by the issues of the branch the user evidently meant (url or host). */
+function flattenIssues(input: unknown, issues: z.ZodIssue[]): z.ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union') return [issue];
+    const redis = valueAt(input, issue.path);
+    if (redis === null || typeof redis !== 'object' || Array.isArray(redis)) {
+      return [{ ...issue, message: REDIS_SHAPES }];
+    }
+    const branch = 'url' in redis ? 0 : 1;
+    return flattenIssues(input, issue.unionErrors[branch]?.issues ?? [{ ...issue, message: REDIS_SHAPES }]);
+  });
+}
+
+/** Validates parsed JSON; throws ONE HostsFileInvalidError listing every problem with its field path. */
+export function parseHostsFile(input: unknown, source = 'hosts file'): HostsFile {
+  const r = hostsFileSchema.safeParse(input);
+  if (!r.success) {
+    const lines = flattenIssues(input, r.error.issues).map((i) => `  - ${describeIssue(input, i)}`);
+    throw new HostsFileInvalidError(`${source} is invalid:\n${lines.join('\n')}`, { cause: r.error });
+  }
+  return r.data;
+}
+
+/** Reads, parses and validates a hosts file; a relative sshConfig is resolved against the file's folder. */
+export async function loadHostsFile(path: string): Promise<HostsFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new HostsFileInvalidError(
+      `hosts file ${path} cannot be read (${(err as Error).message}); pass --hosts with the path of an existing JSON file, or omit --hosts to run everything on this machine`,
+      { cause: err },
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new HostsFileInvalidError(
+      `hosts file ${path} is not valid JSON (${(err as Error).message}); fix the syntax`,
+      { cause: err },
+    );
+  }
+  const file = parseHostsFile(json, `hosts file ${path}`);
+  if (file.sshConfig) file.sshConfig = resolve(dirname(path), file.sshConfig);
+  return file;
+}

@@ -1,0 +1,165 @@
+// The hosts file schema: good files parse with defaults; bad ones give ONE clear error naming field, value and fix.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  HostsFileInvalidError,
+  loadHostsFile,
+  parseDestination,
+  parseHostsFile,
+} from '../../../orchestrator/hosts/index.ts';
+
+const good = () => ({
+  sshConfig: 'ssh_config',
+  target: { ssh: 'root@198.18.0.2', workDir: '/var/tmp/hb/target', address: '198.18.0.2', port: 7400 },
+  loadgen: { ssh: 'root@198.18.0.3', workDir: '/var/tmp/hb/loadgen', address: '198.18.0.3' },
+  redis: { ssh: 'root@198.18.0.4', workDir: '/var/tmp/hb/redis', address: '198.18.0.4' },
+});
+
+/** The single error a bad file gives. */
+function errorOf(input: unknown): HostsFileInvalidError {
+  try {
+    parseHostsFile(input, 'hosts.json');
+  } catch (e) {
+    expect(e).toBeInstanceOf(HostsFileInvalidError);
+    return e as HostsFileInvalidError;
+  }
+  throw new Error('expected the hosts file to be rejected');
+}
+
+describe('hosts file schema', () => {
+  it('accepts a good file and fills defaults', () => {
+    const f = parseHostsFile(good());
+    expect(f.connectTimeoutSeconds).toBe(5);
+    expect(f.redis).toMatchObject({ port: 6379 });
+    const withUrl = parseHostsFile({ ...good(), redis: { url: 'rediss://:pw@198.18.0.4:6380/0' } });
+    expect(withUrl.redis).toEqual({ url: 'rediss://:pw@198.18.0.4:6380/0' });
+    expect(
+      parseHostsFile({ ...good(), target: { ...good().target, ssh: 'deploy@[::1]', port: undefined } }).target
+        .port,
+    ).toBe(7400);
+  });
+
+  it.each([
+    ['target.ssh', 'root@host;touch /tmp/x'],
+    ['target.ssh', 'root@$(touch /tmp/x)'],
+    ['target.ssh', 'root@`id`'],
+    ['target.ssh', '-oProxyCommand=touch /tmp/x'],
+    ['target.ssh', 'root@-oProxyCommand=x'],
+    ['target.ssh', 'ro ot@host'],
+    ['target.ssh', 'root@host name'],
+    ['target.ssh', 'r$oot@host'],
+    ['target.ssh', "root'@host"],
+    ['target.ssh', 'root@host|x'],
+    ['target.ssh', 'root@'],
+    ['target.ssh', 'root@ho\nst'],
+    ['loadgen.workDir', 'relative/path'],
+    ['loadgen.workDir', '/tmp/a b'],
+    ['loadgen.workDir', '/tmp/$(touch x)'],
+    ['loadgen.workDir', '/tmp/`id`'],
+    ['loadgen.workDir', '/tmp/a;b'],
+    ['loadgen.workDir', '/tmp/../etc'],
+    ['loadgen.workDir', '/'],
+    ['loadgen.workDir', '~/hb'],
+    ['loadgen.address', '198.18.0.3; rm -rf /'],
+    ['loadgen.address', ''],
+    ['target.port', 0],
+    ['target.port', 65536],
+    ['target.port', 7400.5],
+    ['target.port', '7400'],
+  ])('rejects %s = %j with one error naming the field, the value and the fix', (field, value) => {
+    const input = good() as unknown as Record<string, Record<string, unknown>>;
+    const [role, key] = field.split('.');
+    input[role][key] = value;
+    const e = errorOf(input);
+    expect(e.code).toBe('HB_HOSTS_INVALID');
+    expect(e.message).toContain(`- ${field}: got ${JSON.stringify(value)}`);
+    expect(e.message).toMatch(/must|write|use/);
+  });
+
+  it('names a missing field, an unknown field and a bad redis entry', () => {
+    const { loadgen: _, ...noLoadgen } = good();
+    expect(errorOf(noLoadgen).message).toContain('loadgen: is required but missing');
+    expect(errorOf({ ...good(), targte: {} }).message).toMatch(/unknown field\(s\) "targte"/);
+    expect(errorOf({ ...good(), redis: { url: 'http://x' } }).message).toContain('redis.url: got "http://x"');
+    expect(errorOf({ ...good(), redis: { ssh: 'root@h', workDir: 'x', address: 'h' } }).message).toContain(
+      'redis.workDir: got "x"',
+    );
+    expect(errorOf({ ...good(), redis: 'localhost' }).message).toContain(
+      'redis: got "localhost", must be either',
+    );
+    expect(errorOf([]).message).toContain('(top level)');
+  });
+
+  it('never echoes a Redis password in an error', () => {
+    const e = errorOf({ ...good(), redis: { url: 'redis://user:s3cret@bad host:6379' } });
+    expect(e.message).not.toContain('s3cret');
+  });
+
+  it('turns any JSON into either a valid file or one HostsFileInvalidError (property)', () => {
+    const hostish = fc.oneof(
+      fc.constantFrom('root@198.18.0.2', 'a@b', '198.18.0.2', 'x;y', '$(id)', '-oX', ''),
+      fc.string({ maxLength: 20 }),
+    );
+    const entry = fc.record(
+      {
+        ssh: hostish,
+        workDir: fc.oneof(fc.constant('/tmp/hb'), fc.string({ maxLength: 12 })),
+        address: hostish,
+        port: fc.oneof(fc.integer(), fc.double(), fc.string()),
+      },
+      { requiredKeys: [] },
+    );
+    const file = fc.oneof(
+      fc.record(
+        {
+          target: entry,
+          loadgen: entry,
+          redis: fc.oneof(entry, fc.record({ url: fc.string() })),
+          connectTimeoutSeconds: fc.anything(),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.jsonValue(),
+    );
+    fc.assert(
+      fc.property(file, (input) => {
+        try {
+          const f = parseHostsFile(input);
+          // Whatever passes is safe to hand to ssh and a shell.
+          expect(parseDestination(f.target.ssh)).not.toBeNull();
+          expect(f.target.workDir).toMatch(/^\/[A-Za-z0-9._+@,:/-]+$/);
+        } catch (e) {
+          expect(e).toBeInstanceOf(HostsFileInvalidError);
+          expect((e as Error).message).toMatch(/^hosts file is invalid:\n {2}- /);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  describe('loadHostsFile', () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'hb-hosts-'));
+    });
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+
+    it('resolves sshConfig against the file and reports unreadable or malformed files clearly', async () => {
+      const p = join(dir, 'hosts.json');
+      await writeFile(p, JSON.stringify(good()));
+      expect((await loadHostsFile(p)).sshConfig).toBe(join(dir, 'ssh_config'));
+      await writeFile(p, '{ "target": ');
+      await expect(loadHostsFile(p)).rejects.toMatchObject({
+        code: 'HB_HOSTS_INVALID',
+        message: expect.stringMatching(/not valid JSON/),
+      });
+      await expect(loadHostsFile(join(dir, 'missing.json'))).rejects.toMatchObject({
+        code: 'HB_HOSTS_INVALID',
+        message: expect.stringMatching(/cannot be read.*omit --hosts/),
+      });
+    });
+  });
+});
