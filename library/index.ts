@@ -1,0 +1,50 @@
+// The public surface of library/: the resilience library the simulator and the load generator both run.
+export {
+  AdaptiveLimitPolicy,
+  type AdaptiveLimitPolicyOptions,
+  type AdaptiveLimitSnapshot,
+  adaptiveLimit,
+  type LimitRejectedListener,
+  resolveLimitOptions,
+} from './adaptive-limit.ts';
+export { BUDGET_DEPOSIT, BUDGET_SLOTS, HedgeBudget, type HedgeBudgetOptions } from './budget.ts';
+export type { Clock, TimerHandle } from './clock.ts';
+export {
+  AdaptiveLimitFullError,
+  CancelledError,
+  ConfigError,
+  DeadlineExceededError,
+  isTimeoutError,
+  LibraryError,
+} from './errors.ts';
+export { GRADIENT2_DEFAULTS, Gradient2Limit, type Gradient2Options } from './gradient2.ts';
+export {
+  type HedgeFailedListener,
+  type HedgeListener,
+  HedgePolicy,
+  type HedgePolicyOptions,
+  type HedgeSettings,
+  type HedgeSnapshot,
+  hedge,
+  resolveHedgeOptions,
+} from './hedge.ts';
+export { ManualClock, type ManualClockOptions } from './manual-clock.ts';
+export {
+  type CallState,
+  type Cancel,
+  NO_CANCEL,
+  newCallState,
+  type Operation,
+  type Outcome,
+  type Policy,
+} from './operation.ts';
+export {
+  type AdaptiveLimitStepOptions,
+  type AttemptContext,
+  type ExecuteOptions,
+  type HedgeStepOptions,
+  Pipeline,
+  type PipelineBuilder,
+  pipeline,
+  promiseOperation,
+} from './pipeline.ts';
