@@ -1,0 +1,256 @@
+// Report charts: Vega-Lite specs built from the analysis, rendered to SVG strings in Node with no browser
+// (vega View with renderer 'none', then toSVG). Spec builders are pure; renderSvg is the only async step.
+
+import type { TopLevelSpec } from 'vega-lite';
+import { formatLoad } from '../model/index.ts';
+import type { PointAnalysis } from './run-analysis.ts';
+import type { ServerTimeline } from './server-timeline.ts';
+
+/** One point of a latency-vs-load chart. `low`/`high` only on real points (the 95 % interval). */
+export interface LatencyDatum {
+  load: number;
+  percentile: 'p99' | 'p99.9';
+  source: 'sim' | 'real';
+  seed: number;
+  value: number;
+  low?: number;
+  high?: number;
+}
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
+
+/** The p99 / p99.9 data of one configuration and cancellation mode; collapsed and missing values are left out. */
+export function latencyData(points: readonly PointAnalysis[]): LatencyDatum[] {
+  const out: LatencyDatum[] = [];
+  for (const p of points) {
+    for (const source of ['sim', 'real'] as const) {
+      const row = source === 'sim' ? p.sim : p.real;
+      if (!row || row.collapsed) continue;
+      for (const [percentile, v] of [
+        ['p99', row.p99_ms],
+        ['p99.9', row.p999_ms],
+      ] as const) {
+        if (v === null || !(v > 0)) continue;
+        const d: LatencyDatum = { load: p.id.load, percentile, source, seed: p.id.seed, value: v };
+        const iv = source === 'real' ? p.intervals?.[percentile] : null;
+        if (iv) {
+          d.low = Math.max(Math.min(iv.low, v), 1e-3);
+          d.high = Math.max(iv.high, v);
+        }
+        out.push(d);
+      }
+    }
+  }
+  return out;
+}
+
+/** p99 and p99.9 against load for one configuration: simulation dashed, measurement solid with its interval. */
+export function latencyVsLoadSpec(
+  title: string,
+  subtitle: string,
+  data: readonly LatencyDatum[],
+  loads: readonly number[],
+): TopLevelSpec {
+  // The matrix's loads fix the axis, so a chart with one load (or one missing) still reads as load.
+  const domain = [Math.min(...loads) - 0.05, Math.max(...loads) + 0.05];
+  const x = {
+    field: 'load',
+    type: 'quantitative',
+    title: 'load ρ',
+    scale: { domain, nice: false },
+    axis: { values: [...loads], format: '.2f' },
+  } as const;
+  const y = {
+    field: 'value',
+    type: 'quantitative',
+    title: 'latency (ms, log scale)',
+    scale: { type: 'log' },
+  } as const;
+  const color = {
+    field: 'percentile',
+    type: 'nominal',
+    title: 'percentile',
+    scale: { domain: ['p99', 'p99.9'], range: ['#1f77b4', '#d62728'] },
+    legend: { symbolType: 'stroke', symbolStrokeWidth: 3, symbolSize: 400 },
+  } as const;
+  const dash = {
+    field: 'source',
+    type: 'nominal',
+    title: 'source',
+    scale: {
+      domain: ['real', 'sim'],
+      range: [
+        [1, 0],
+        [6, 4],
+      ],
+    },
+    legend: {
+      symbolType: 'stroke',
+      symbolStrokeWidth: 2,
+      symbolSize: 400,
+      encode: { symbols: { update: { stroke: { value: '#333' } } } },
+    },
+  } as const;
+  return {
+    $schema: SCHEMA,
+    title: { text: title, subtitle },
+    width: 420,
+    height: 260,
+    config: { legend: { labelLimit: 0 } },
+    data: { values: data as unknown as Record<string, unknown>[] },
+    layer: [
+      {
+        mark: { type: 'line', point: true, strokeWidth: 2 },
+        encoding: { x, y, color, strokeDash: dash, detail: { field: 'seed', type: 'nominal' } },
+      },
+      {
+        transform: [{ filter: 'datum.source === "real" && isValid(datum.low)' }],
+        mark: { type: 'rule', strokeWidth: 2, opacity: 0.6 },
+        encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' }, color },
+      },
+      {
+        transform: [{ filter: 'datum.source === "real" && isValid(datum.low)' }],
+        mark: { type: 'tick', orient: 'horizontal', size: 10, opacity: 0.8 },
+        encoding: { x, y: { ...y, field: 'high' }, color },
+      },
+      {
+        transform: [{ filter: 'datum.source === "real" && isValid(datum.low)' }],
+        mark: { type: 'tick', orient: 'horizontal', size: 10, opacity: 0.8 },
+        encoding: { x, y: { ...y, field: 'low' }, color },
+      },
+    ],
+  } as unknown as TopLevelSpec;
+}
+
+/** Per time bin of a collapsed point: median and max latency of the calls intended in the bin. */
+export interface TimelineDatum {
+  t_s: number;
+  series: string;
+  value: number;
+}
+
+/** Bins calls by intended time (s from the first call) and keeps the median and max latency of each bin. */
+export function latencyOverTime(
+  intendedMs: ArrayLike<number>,
+  latencyMs: ArrayLike<number>,
+  bins = 120,
+): TimelineDatum[] {
+  const n = intendedMs.length;
+  if (n === 0) return [];
+  let t0 = Number.POSITIVE_INFINITY;
+  let t1 = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    t0 = Math.min(t0, intendedMs[i]);
+    t1 = Math.max(t1, intendedMs[i]);
+  }
+  const width = Math.max((t1 - t0) / bins, 1e-9);
+  const buckets: number[][] = Array.from({ length: bins }, () => []);
+  for (let i = 0; i < n; i++)
+    buckets[Math.min(bins - 1, Math.floor((intendedMs[i] - t0) / width))].push(latencyMs[i]);
+  const out: TimelineDatum[] = [];
+  buckets.forEach((b, k) => {
+    if (b.length === 0) return;
+    b.sort((u, v) => u - v);
+    const t_s = Number(((k + 0.5) * width) / 1000);
+    out.push({ t_s, series: 'median latency', value: b[Math.floor((b.length - 1) / 2)] });
+    out.push({ t_s, series: 'max latency', value: b[b.length - 1] });
+  });
+  return out;
+}
+
+/** Thins a series to at most `max` samples (every k-th), time in s from `t0Ms`. */
+function thin(
+  tMs: ArrayLike<number>,
+  v: ArrayLike<number>,
+  series: string,
+  t0Ms: number,
+  max: number,
+): TimelineDatum[] {
+  const out: TimelineDatum[] = [];
+  const stride = Math.max(1, Math.ceil(tMs.length / max));
+  for (let i = 0; i < tMs.length; i += stride) out.push({ t_s: (tMs[i] - t0Ms) / 1000, series, value: v[i] });
+  return out;
+}
+
+/**
+ * Attempts in flight over the point: the server's queued and in-flight counts (from its records) and the
+ * generator's in-flight samples, each on its own clock, time in s from its first sample.
+ */
+export function inflightOverTime(
+  server: Pick<ServerTimeline, 'length' | 'tMs' | 'queue' | 'inFlight'> | null,
+  generator: readonly (readonly [number, number])[],
+  max = 400,
+): TimelineDatum[] {
+  const out: TimelineDatum[] = [];
+  if (server && server.length > 0) {
+    out.push(...thin(server.tMs, server.inFlight, 'server: in flight', server.tMs[0], max));
+    out.push(...thin(server.tMs, server.queue, 'server: queued', server.tMs[0], max));
+  }
+  if (generator.length > 0) {
+    const t = generator.map((g) => g[0]);
+    const v = generator.map((g) => g[1]);
+    out.push(...thin(t, v, 'generator: in flight', t[0], max));
+  }
+  return out;
+}
+
+/** Latency (top) and attempts in flight (bottom) over the run of a collapsed point. */
+export function collapseSpec(
+  title: string,
+  subtitle: string,
+  latency: TimelineDatum[],
+  inflight: TimelineDatum[],
+): TopLevelSpec {
+  const panel = (values: TimelineDatum[], yTitle: string, xTitle: string) => ({
+    width: 420,
+    height: 160,
+    data: { values: values as unknown as Record<string, unknown>[] },
+    mark: { type: 'line', strokeWidth: 1.5 },
+    encoding: {
+      x: { field: 't_s', type: 'quantitative', title: xTitle },
+      y: { field: 'value', type: 'quantitative', title: yTitle },
+      color: { field: 'series', type: 'nominal', title: null },
+    },
+  });
+  const panels = [];
+  if (latency.length > 0)
+    panels.push(panel(latency, 'latency (ms)', 'intended send time, s since the first measured call'));
+  if (inflight.length > 0)
+    panels.push(panel(inflight, 'attempts', 's since the first sample (each side on its own clock)'));
+  return {
+    $schema: SCHEMA,
+    title: { text: title, subtitle },
+    config: { legend: { labelLimit: 0 } },
+    vconcat: panels,
+    resolve: { scale: { color: 'independent' } },
+  } as unknown as TopLevelSpec;
+}
+
+/** Renders a Vega-Lite spec to an SVG string in Node (no browser, no canvas); loads vega on first use. */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const { renderSpecToSvg } = await import('./svg-render.ts');
+  return renderSpecToSvg(spec);
+}
+
+/** A chart's file name stem, safe on every file system, e.g. `latency_ignore_hedge-no-budget`. */
+export function chartName(kind: string, ...parts: string[]): string {
+  const safe = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/%/g, 'pct')
+      .replace(/[^a-z0-9.]+/g, '-')
+      .replace(/^-|-$/g, '');
+  return [kind, ...parts.map(safe)].join('_');
+}
+
+/** The subtitle of a latency chart: what is dashed, what is solid, and which loads collapsed. */
+export function latencySubtitle(points: readonly PointAnalysis[]): string {
+  const collapsed = (side: 'sim' | 'real') =>
+    points.filter((p) => (side === 'sim' ? p.sim : p.real)?.collapsed).map((p) => formatLoad(p.id.load));
+  const parts = ['sim dashed, real solid with its 95 % interval'];
+  const s = collapsed('sim');
+  const r = collapsed('real');
+  if (s.length > 0) parts.push(`sim collapsed at ${[...new Set(s)].join(', ')}`);
+  if (r.length > 0) parts.push(`real collapsed at ${[...new Set(r)].join(', ')}`);
+  return parts.join('; ');
+}

@@ -1,0 +1,284 @@
+// The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
+
+import { formatLoad } from '../model/index.ts';
+import { formatCalibrationLine } from './calibration.ts';
+import { formatSummaryLine } from './compare.ts';
+import type { ComparisonRow } from './comparison-csv.ts';
+import { type Block, toHtml, toMarkdown } from './report-doc.ts';
+import type { PointRow } from './row.ts';
+import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
+import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
+
+/** A chart the report shows: its path relative to the run folder and its caption. */
+export interface ChartRef {
+  file: string;
+  title: string;
+  kind: 'latency' | 'collapse';
+}
+
+const DASH = '—';
+const LATENCY: ReadonlySet<string> = new Set(['p50', 'p99', 'p99.9']);
+
+/** Latency in ms with about three significant digits. */
+function ms(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return DASH;
+  return v < 10 ? v.toFixed(2) : v < 1000 ? v.toFixed(1) : v.toFixed(0);
+}
+
+function pct(v: number | null | undefined, decimals = 2): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? DASH : `${(v * 100).toFixed(decimals)} %`;
+}
+
+function fixed(v: number | null | undefined, d: number): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(d);
+}
+
+function pair(p: PointAnalysis, f: (r: PointRow) => string): string {
+  return `${p.sim ? f(p.sim) : DASH} / ${p.real ? f(p.real) : DASH}`;
+}
+
+function latencyCell(row: PointRow | undefined): string {
+  if (!row) return DASH;
+  if (row.collapsed) return 'collapse';
+  return `${ms(row.p99_ms)} / ${ms(row.p999_ms)}`;
+}
+
+function verdictOf(p: PointAnalysis, metric: string): ComparisonRow | undefined {
+  return p.rows.find((r) => r.metric === metric);
+}
+
+/** The real cell of the study table, with its marks: ✗ diverges, (invalid), or the point's state. */
+function realCell(p: PointAnalysis): string {
+  if (!p.real) return p.entry.state === 'done' ? DASH : p.entry.state;
+  let cell = latencyCell(p.real);
+  const v = [verdictOf(p, 'p99')?.verdict, verdictOf(p, 'p99.9')?.verdict];
+  if (v.includes('diverges') || v.includes('collapse-mismatch')) cell += ' ✗';
+  if (v.includes('invalid')) cell += ' (invalid)';
+  return cell;
+}
+
+/** One-phrase verdict of a point over all its metrics. */
+function pointVerdictText(p: PointAnalysis): string {
+  const shared =
+    p.rows.length > 0 && p.rows.every((r) => r.verdict === p.rows[0].verdict) ? p.rows[0].verdict : null;
+  if (shared && shared !== 'agrees') return shared;
+  const agree = p.rows.filter((r) => r.verdict === 'agrees').length;
+  const off = p.rows.filter((r) => r.verdict !== 'agrees').map((r) => `${r.metric} ${r.verdict}`);
+  return off.length === 0
+    ? `agrees ${agree}/${p.rows.length}`
+    : `agrees ${agree}/${p.rows.length}; ${off.join(', ')}`;
+}
+
+function studyTables(a: RunAnalysis): Block[] {
+  const m = a.manifest.matrix;
+  const blocks: Block[] = [];
+  for (const mode of m.cancellation) {
+    for (const seed of m.seeds) {
+      const suffix = m.seeds.length > 1 ? `, seed ${seed}` : '';
+      blocks.push({ kind: 'heading', level: 3, text: `cancellation \`${mode}\`${suffix}` });
+      const head = [
+        'configuration',
+        ...m.loads.flatMap((l) => [`${formatLoad(l)} sim`, `${formatLoad(l)} real`]),
+      ];
+      const rows = m.configs.map((c) => [
+        c.name,
+        ...m.loads.flatMap((l) => {
+          const p = a.points.find(
+            (q) =>
+              q.id.config === c.name &&
+              q.id.cancellation === mode &&
+              q.id.seed === seed &&
+              formatLoad(q.id.load) === formatLoad(l),
+          );
+          return p ? [latencyCell(p.sim), realCell(p)] : [DASH, 'not planned'];
+        }),
+      ]);
+      blocks.push({
+        kind: 'table',
+        head,
+        rows,
+        align: ['left', ...head.slice(1).map(() => 'right' as const)],
+      });
+    }
+  }
+  return blocks;
+}
+
+function pointsTable(a: RunAnalysis): Block {
+  const head = [
+    'configuration',
+    'load',
+    'cancellation',
+    'seed',
+    'state',
+    'requests/call (sim / real)',
+    'hedge rate',
+    'skipped rate',
+    'rejected rate',
+    'utilisation',
+    'send-lag p99 ms (real)',
+    'valid',
+    'verdict',
+  ];
+  const rows = a.points.map((p) => [
+    p.id.config,
+    formatLoad(p.id.load),
+    p.id.cancellation,
+    String(p.id.seed),
+    p.entry.state,
+    pair(p, (r) => fixed(r.requests_per_call, 3)),
+    pair(p, (r) => pct(r.hedge_rate)),
+    pair(p, (r) => pct(r.skipped_rate)),
+    pair(p, (r) => pct(r.rejected_rate)),
+    pair(p, (r) => pct(r.utilization, 1)),
+    p.real ? ms(p.real.send_lag_p99_ms) : DASH,
+    p.real ? (p.real.valid ? 'yes' : 'NO') : DASH,
+    pointVerdictText(p),
+  ]);
+  return { kind: 'table', head, rows, align: head.map((_, i) => (i >= 5 && i <= 10 ? 'right' : 'left')) };
+}
+
+function num(r: ComparisonRow, v: number | null): string {
+  if (v === null) return DASH;
+  return r.metric === 'collapse' ? (v ? 'true' : 'false') : v.toFixed(METRIC_DECIMALS[r.metric]);
+}
+
+function interval(r: ComparisonRow): string {
+  if (r.real === null || !LATENCY.has(r.metric)) return DASH;
+  const lo = r.realCiLow === null ? '−∞' : num(r, r.realCiLow);
+  const hi = r.realCiHigh === null ? '∞ (open: too few calls)' : num(r, r.realCiHigh);
+  return `[${lo}, ${hi}]`;
+}
+
+function divergenceBlocks(a: RunAnalysis): Block[] {
+  const off = a.comparison.filter((r) => r.verdict === 'diverges' || r.verdict === 'collapse-mismatch');
+  if (off.length === 0) return [{ kind: 'paragraph', text: 'No metric diverges.' }];
+  const head = [
+    'configuration',
+    'load',
+    'cancellation',
+    'seed',
+    'metric',
+    'sim',
+    'real',
+    'real 95 % interval',
+    'allowance',
+    'sim − real',
+    'verdict',
+  ];
+  const rows = off.map((r) => [
+    r.config,
+    formatLoad(r.load),
+    r.cancellation,
+    String(r.seed),
+    r.metric,
+    num(r, r.sim),
+    num(r, r.real),
+    interval(r),
+    r.allowance === null ? DASH : num(r, r.allowance),
+    r.diff === null ? DASH : num(r, r.diff),
+    r.verdict,
+  ]);
+  return [{ kind: 'table', head, rows, align: head.map((_, i) => (i >= 5 && i <= 9 ? 'right' : 'left')) }];
+}
+
+function reasonsBlock(a: RunAnalysis): Block[] {
+  const items: string[] = [];
+  for (const p of [...(a.calibrationPoint ? [a.calibrationPoint] : []), ...a.points]) {
+    const where = `${p.id.config} at ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed})`;
+    if (p.real && !p.real.valid)
+      items.push(`${where} — invalid: ${p.invalidReasons.join('; ') || 'no reason recorded'}`);
+    if (p.real?.collapsed)
+      items.push(`${where} — real collapsed: ${p.collapseReasons.join('; ') || 'no evidence recorded'}`);
+    if (p.sim?.collapsed) items.push(`${where} — sim collapsed`);
+    // The calibration point sets the allowance from p50 and p99 only; its p99.9 is never judged.
+    const judged =
+      p === a.calibrationPoint && p.entry.calibration ? (['p99'] as const) : (['p99', 'p99.9'] as const);
+    const open = judged.filter((m) => p.intervals?.[m]?.highOpen);
+    for (const m of open) {
+      const iv = p.intervals![m]!;
+      items.push(
+        `${where} — ${m} interval open above: ${iv.n} successful calls cannot bound it; it reaches the sample max ${ms(iv.high)} ms`,
+      );
+    }
+  }
+  return items.length > 0 ? [{ kind: 'list', items }] : [{ kind: 'paragraph', text: 'None.' }];
+}
+
+function headerBlocks(a: RunAnalysis): Block[] {
+  const mf = a.manifest.raw;
+  const m = a.manifest.matrix;
+  const machine = mf.machine
+    ? `${mf.machine.cpus ?? '?'} CPUs, ${mf.machine.memGiB ?? '?'} GiB, ${mf.machine.os ?? '?'}, host ${mf.machine.hostname ?? '?'}`
+    : 'unknown';
+  const hosts =
+    mf.hosts === 'local' || mf.hosts === undefined
+      ? 'local (everything on this machine)'
+      : 'separate hosts (see manifest.json)';
+  const blocks: Block[] = [
+    { kind: 'heading', level: 1, text: `hedgebench report — ${a.manifest.run}` },
+    {
+      kind: 'paragraph',
+      text: `Matrix \`${m.name}\`: ${m.configs.length} configurations × ${m.loads.length} loads × ${m.cancellation.length} cancellation modes × ${m.seeds.length} seeds, ${m.calls} calls per point (the first ${Math.round(m.warmupFraction * 100)} % not measured), ${m.model.workers} workers. Created ${mf.createdAt ?? '?'}, finished ${mf.finishedAt ?? 'not finished'}; git ${mf.gitCommit ?? 'unknown'}; Node ${mf.node ?? '?'}; machine: ${machine}; hosts: ${hosts}.`,
+    },
+    { kind: 'paragraph', text: `**${formatSummaryLine(a.summary)}**` },
+    { kind: 'paragraph', text: `**${formatCalibrationLine(a.calibration)}**` },
+  ];
+  const done = a.points.filter((p) => p.entry.state === 'done').length;
+  if (done < a.points.length || a.notes.length > 0) {
+    blocks.push({
+      kind: 'paragraph',
+      text: `${done} of ${a.points.length} points were measured. Things to know about this run:`,
+    });
+    blocks.push({ kind: 'list', items: a.notes.length > 0 ? a.notes : ['some points were not measured'] });
+  }
+  return blocks;
+}
+
+/** The report's blocks, in order: header, study tables, per-point table, divergences, reasons, charts, method. */
+export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block[] {
+  const tol = RATE_TOLERANCE;
+  return [
+    ...headerBlocks(a),
+    { kind: 'heading', level: 2, text: 'Latency p99 / p99.9 (ms): simulation and measurement side by side' },
+    {
+      kind: 'paragraph',
+      text: 'Rows = configuration, columns = load; each cell is `p99 / p99.9` in ms, or `collapse`. ✗ = the measurement diverges from the simulation at p99 or p99.9; (invalid) = the real point failed its self-check; — = no row.',
+    },
+    ...studyTables(a),
+    { kind: 'heading', level: 2, text: 'Every point' },
+    {
+      kind: 'paragraph',
+      text: 'Each cell is `sim / real`. Rates are per measured call; utilisation is busy worker time over workers × measured time.',
+    },
+    pointsTable(a),
+    { kind: 'heading', level: 2, text: 'Divergences' },
+    ...divergenceBlocks(a),
+    { kind: 'heading', level: 2, text: 'Invalid, collapsed and open-ended points' },
+    ...reasonsBlock(a),
+    { kind: 'heading', level: 2, text: 'Charts' },
+    ...(charts.length === 0
+      ? [{ kind: 'paragraph', text: 'No chart: no point has data yet.' } as Block]
+      : []),
+    ...charts.map((c): Block => ({ kind: 'chart', file: c.file, title: c.title })),
+    { kind: 'heading', level: 2, text: 'How to read the verdicts' },
+    {
+      kind: 'paragraph',
+      text: `Latency (p50, p99, p99.9): the real value has an exact 95 % order-statistic interval from its raw sample; the verdict is \`agrees\` when the simulated value lies in that interval widened by the calibration allowance (real − sim at the calibration point: p50 for p50, p99 for p99 and p99.9) on the side the harness's overhead explains. Rates: \`agrees\` when |sim − real| ≤ ${tol.requests_per_call} for requests per call, ${tol.utilization} for utilisation, ${tol.rejected_rate} for the rejected rate. \`both-collapsed\`, \`collapse-mismatch\`, \`invalid\` and \`missing\` apply to every metric of a point. Every file and column: results/README.md.`,
+    },
+  ];
+}
+
+/** The report as Markdown (report.md). */
+export function renderReportMarkdown(a: RunAnalysis, charts: readonly ChartRef[]): string {
+  return toMarkdown(reportBlocks(a, charts));
+}
+
+/** The report as one HTML page with every chart's SVG embedded (report.html); `svgs` maps chart file → SVG. */
+export function renderReportHtml(
+  a: RunAnalysis,
+  charts: readonly ChartRef[],
+  svgs: ReadonlyMap<string, string>,
+): string {
+  return toHtml(`hedgebench report — ${a.manifest.run}`, reportBlocks(a, charts), svgs);
+}

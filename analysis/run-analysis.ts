@@ -1,0 +1,213 @@
+// Analyses a run folder from its files alone: manifest.json, points.csv (sim rows), raw/ (real rows and
+// samples, recomputed). The result feeds comparison.csv and the report; nothing here writes.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatLoad } from '../model/index.ts';
+import { type Calibration, calibrationFromRows } from './calibration.ts';
+import type { CollapseEvidence } from './collapse.ts';
+import {
+  type ComparisonSummary,
+  calibrationRows,
+  comparePoint,
+  LATENCY_METRICS,
+  type PointId,
+  type RealIntervals,
+  summarize,
+} from './compare.ts';
+import type { ComparisonRow } from './comparison-csv.ts';
+import { percentileInterval } from './percentile-ci.ts';
+import { formatPointRow, parsePointsCsv } from './points-csv.ts';
+import { statusInflightTimelineMs } from './raw-files.ts';
+import { hasRawCalls, readRealPoint } from './real-row.ts';
+import type { PointRow } from './row.ts';
+import {
+  entryConfigName,
+  entryKey,
+  type ManifestPoint,
+  type RunManifest,
+  readManifest,
+  readPointsCsv,
+  rowKey,
+} from './run-folder.ts';
+import type { ServerTimeline } from './server-timeline.ts';
+
+/** Everything known about one point of the run. */
+export interface PointAnalysis {
+  entry: ManifestPoint;
+  key: string;
+  id: PointId;
+  sim?: PointRow;
+  real?: PointRow;
+  /** Where the real row came from: recomputed from raw files, read from points.csv, or nowhere. */
+  realSource: 'raw' | 'points.csv' | 'none';
+  intervals: RealIntervals | null;
+  invalidReasons: string[];
+  collapseReasons: string[];
+  /** In-flight attempts over time from the generator's status.json, [t_ms, count]; empty when unknown. */
+  inflightTimeline: [number, number][];
+  /** Queue and in-flight over the point from the server's records (or the generator's samples); null if unknown. */
+  timeline: ServerTimeline | null;
+  /** The collapse criterion's evidence on the real side; null when there is no timeline. */
+  collapse: CollapseEvidence | null;
+  rows: ComparisonRow[];
+}
+
+/** The analysis of a whole run. */
+export interface RunAnalysis {
+  runDir: string;
+  manifest: RunManifest;
+  /** Points of the matrix in manifest order (the calibration point is in `calibrationPoint`). */
+  points: PointAnalysis[];
+  calibrationPoint: PointAnalysis | null;
+  calibration: Calibration | null;
+  /** comparison.csv's rows: the calibration lines first, then every point × metric. */
+  comparison: ComparisonRow[];
+  summary: ComparisonSummary;
+  /** Things a reader must know: failed, pending or unreadable points, rows that differ from points.csv. */
+  notes: string[];
+}
+
+function readSimCache(runDir: string): PointRow[] {
+  // The orchestrator caches simulated rows in sim.csv; points.csv is authoritative, sim.csv fills gaps.
+  const path = join(runDir, 'sim.csv');
+  if (!existsSync(path)) return [];
+  try {
+    return parsePointsCsv(readFileSync(path, 'utf8')).filter((r) => r.source === 'sim');
+  } catch {
+    return [];
+  }
+}
+
+function describe(e: ManifestPoint): string {
+  return `${entryConfigName(e)} at load ${formatLoad(e.load)} (${e.cancellation}, seed ${e.seed})`;
+}
+
+/** Reads and analyses results/<run> (throws RunFolderError when the folder has no valid manifest). */
+export function analyzeRun(runDir: string): RunAnalysis {
+  const manifest = readManifest(runDir);
+  const rows = readPointsCsv(runDir);
+  const sim = new Map<string, PointRow>();
+  const realCsv = new Map<string, PointRow>();
+  for (const r of readSimCache(runDir)) sim.set(rowKey(r), r);
+  for (const r of rows) (r.source === 'sim' ? sim : realCsv).set(rowKey(r), r);
+  const notes: string[] = [];
+
+  const analyse = (entry: ManifestPoint): PointAnalysis => {
+    const key = entryKey(entry);
+    const id: PointId = {
+      config: entryConfigName(entry),
+      load: Number(formatLoad(entry.load)),
+      cancellation: entry.cancellation,
+      seed: entry.seed,
+    };
+    const p: PointAnalysis = {
+      entry,
+      key,
+      id,
+      sim: sim.get(key),
+      real: undefined,
+      realSource: 'none',
+      intervals: null,
+      invalidReasons: [],
+      collapseReasons: [],
+      inflightTimeline: [],
+      timeline: null,
+      collapse: null,
+      rows: [],
+    };
+    if (entry.state === 'failed')
+      notes.push(`${describe(entry)} failed: ${entry.reason ?? 'no reason recorded'}`);
+    if (entry.state === 'pending') notes.push(`${describe(entry)} was not measured (pending)`);
+    if (hasRawCalls(runDir, entry)) {
+      try {
+        const rp = readRealPoint(runDir, entry, manifest.matrix);
+        p.real = rp.row;
+        p.realSource = 'raw';
+        p.intervals = Object.fromEntries(
+          LATENCY_METRICS.map(({ metric, p: pct }) => [metric, percentileInterval(rp.okLatencies, pct)]),
+        ) as RealIntervals;
+        p.invalidReasons = rp.invalidReasons;
+        p.collapseReasons = rp.collapseReasons;
+        p.inflightTimeline = statusInflightTimelineMs(rp.status);
+        p.timeline = rp.timeline;
+        p.collapse = rp.collapse;
+        const old = realCsv.get(key);
+        if (old && formatPointRow(old) !== formatPointRow(rp.row)) {
+          notes.push(
+            `${describe(entry)}: the real row in points.csv differs from the one recomputed from raw/; the recomputed one is used`,
+          );
+        }
+      } catch (err) {
+        notes.push(`${describe(entry)}: raw files unreadable (${(err as Error).message}); using points.csv`);
+      }
+    }
+    if (!p.real && realCsv.has(key)) {
+      p.real = realCsv.get(key);
+      p.realSource = 'points.csv';
+      notes.push(
+        `${describe(entry)}: no raw calls file; real row from points.csv, interval = the value itself`,
+      );
+      if (p.real && !p.real.valid)
+        p.invalidReasons = ['points.csv says valid=false (reasons are in raw/ status.json)'];
+    }
+    if (!p.sim && entry.state !== 'pending') notes.push(`${describe(entry)}: no simulated row`);
+    return p;
+  };
+
+  const all = manifest.points.map(analyse);
+  const flagged = all.filter((p) => p.entry.calibration === true);
+  let calibrationPoint: PointAnalysis | null = flagged[0] ?? null;
+  if (flagged.length > 1)
+    notes.push(`${flagged.length} calibration points; the first (${describe(flagged[0].entry)}) is used`);
+  const points = all.filter((p) => p.entry.calibration !== true);
+  const mc = manifest.matrix.calibration;
+  if (!calibrationPoint && mc !== false) {
+    // The matrix's calibration point coincides with one of its own points: that point serves, and stays judged.
+    const key = `no hedge|${formatLoad(mc.load)}|${manifest.matrix.cancellation[0]}|${manifest.matrix.seeds[0]}`;
+    calibrationPoint = points.find((p) => p.key === key) ?? null;
+  }
+  const calibration = calibrationPoint
+    ? calibrationFromRows(calibrationPoint.id, calibrationPoint.sim, calibrationPoint.real)
+    : null;
+
+  const comparison: ComparisonRow[] = [];
+  if (calibrationPoint && calibrationPoint.entry.calibration === true) {
+    calibrationPoint.rows = calibrationRows(calibrationPoint);
+    comparison.push(...calibrationPoint.rows);
+  }
+  for (const p of points) {
+    p.rows = comparePoint(p, calibration);
+    comparison.push(...p.rows);
+  }
+  const compared = points.filter((p) => p.sim && p.real).length;
+  return {
+    runDir,
+    manifest,
+    points,
+    calibrationPoint,
+    calibration,
+    comparison,
+    summary: summarize(comparison, points.length, compared),
+    notes,
+  };
+}
+
+/** The run's points.csv rows with every real row replaced by the one recomputed from raw/ (same order). */
+export function recomputedPointRows(a: RunAnalysis): PointRow[] {
+  const fresh = new Map<string, PointRow>();
+  for (const p of [...a.points, ...(a.calibrationPoint ? [a.calibrationPoint] : [])]) {
+    if (p.realSource === 'raw' && p.real) fresh.set(p.key, p.real);
+  }
+  const out: PointRow[] = [];
+  const seen = new Set<string>();
+  for (const r of readPointsCsv(a.runDir)) {
+    const k = rowKey(r);
+    if (r.source === 'real' && fresh.has(k)) {
+      out.push(fresh.get(k)!);
+      seen.add(k);
+    } else out.push(r);
+  }
+  for (const [k, r] of fresh) if (!seen.has(k)) out.push(r);
+  return out;
+}

@@ -1,0 +1,199 @@
+// A small hand-built run folder for the analysis tests: manifest.json, points.csv (sim rows) and raw files
+// written from deterministic synthetic calls, so every expected number can be derived by hand.
+
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatPointsCsv } from '../../analysis/points-csv.ts';
+import type { PointRow } from '../../analysis/row.ts';
+import { RowBuilder } from '../../analysis/row-builder.ts';
+import { ATTEMPT_FIELDS, CALL_FIELDS, formatLoad, uniformOpen } from '../../model/index.ts';
+
+/** One synthetic point of the fixture. */
+export interface FixturePoint {
+  config: string;
+  load: number;
+  calls: number;
+  calibration?: boolean;
+  state?: 'done' | 'failed' | 'pending';
+  /** Added to every real latency (the harness's overhead), ms. */
+  overheadMs?: number;
+  /** Queue wait grows by this per call (ms): a collapsing point. */
+  growthMs?: number;
+  /** The generator's self-check result. */
+  valid?: boolean;
+  /** Multiplies the simulated latencies (to make a point diverge on purpose). */
+  simScale?: number;
+  /** Write no raw files (a failed point). */
+  noRaw?: boolean;
+}
+
+export const WORKERS = 16;
+const WARMUP = 0.1;
+
+export function slugOf(p: Pick<FixturePoint, 'config' | 'load'>): string {
+  return `${p.config.toLowerCase().replace(/[^a-z0-9]+/g, '-')}_${formatLoad(p.load)}_ignore_s1`;
+}
+
+/** Deterministic service time (ms) of call i: log-normal, median 10, sigma 0.25 (Box–Muller). */
+export function serviceMs(i: number): number {
+  const z =
+    Math.sqrt(-2 * Math.log(uniformOpen(7, 3, i, 1))) * Math.cos(2 * Math.PI * uniformOpen(7, 4, i, 1));
+  return 10 * Math.exp(0.25 * z);
+}
+
+interface SyntheticCall {
+  call: number;
+  intended: number;
+  latency: number;
+  attempts: { enqueue: number; start: number; end: number }[];
+}
+
+function synthesize(p: FixturePoint, overheadMs: number): SyntheticCall[] {
+  const out: SyntheticCall[] = [];
+  const hedged = p.config !== 'no hedge';
+  let t = 0;
+  for (let i = 0; i < p.calls; i++) {
+    t += -Math.log(uniformOpen(7, 1, i, 0)) * (10 / (p.load * WORKERS));
+    const wait = (p.growthMs ?? 0) * i;
+    const s = serviceMs(i);
+    const first = { enqueue: t, start: t + wait, end: t + wait + s };
+    const attempts = [first];
+    let latency = wait + s;
+    if (hedged && s > 14) {
+      // A hedge after 14 ms that takes 8 ms: it wins, and the loser keeps its worker (ignore mode).
+      attempts.push({ enqueue: t + 14, start: t + 14 + wait, end: t + 22 + wait });
+      latency = Math.min(latency, 22 + wait);
+    }
+    out.push({ call: i, intended: t, latency: latency + overheadMs, attempts });
+  }
+  return out;
+}
+
+/** The sim row a fixture point gets: the same synthetic calls without overhead, latencies × simScale. */
+function simRow(p: FixturePoint, calls: SyntheticCall[]): PointRow {
+  const b = new RowBuilder({
+    config: p.config,
+    load: p.load,
+    cancellation: 'ignore',
+    seed: 1,
+    source: 'sim',
+    calls: p.calls,
+    workers: WORKERS,
+  });
+  const warm = Math.floor(p.calls * WARMUP);
+  let busy = 0;
+  const measured = calls.filter((c) => c.call >= warm);
+  for (const c of measured) {
+    b.addCall(c.latency * (p.simScale ?? 1), 'ok', c.attempts.length, 0);
+    for (const a of c.attempts) busy += a.end - a.start;
+  }
+  const span = measured[measured.length - 1].intended - measured[0].intended;
+  return b.finish({
+    busyMs: busy,
+    spanMs: span,
+    collapsed: (p.growthMs ?? 0) > 0,
+    sendLagP99Ms: null,
+    valid: true,
+  });
+}
+
+const f3 = (x: number) => x.toFixed(3);
+
+/** Writes a run folder with the given points (seed 1, ignore mode) and returns its path. */
+export function writeFixtureRun(points: FixturePoint[], name = 'fixture'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hb-analysis-'));
+  mkdirSync(join(dir, 'raw'));
+  const plain = points.filter((p) => !p.calibration);
+  const matrix = {
+    name,
+    configs: [...new Set(plain.map((p) => p.config))],
+    loads: [...new Set(plain.map((p) => p.load))],
+    cancellation: ['ignore'],
+    seeds: [1],
+    calls: plain[0].calls,
+    warmupFraction: WARMUP,
+    calibration: points.some((p) => p.calibration)
+      ? { load: points.find((p) => p.calibration)!.load, calls: points.find((p) => p.calibration)!.calls }
+      : false,
+  };
+  const rows: PointRow[] = [];
+  const entries = points.map((p) => {
+    const slug = slugOf(p);
+    const state = p.state ?? 'done';
+    const calls = synthesize(p, p.overheadMs ?? 0.5);
+    const sim = simRow(p, synthesize(p, 0));
+    rows.push(sim);
+    if (!p.noRaw) writeRaw(dir, slug, p, calls);
+    return {
+      key: `${p.config}|${formatLoad(p.load)}|ignore|1`,
+      slug,
+      config: p.config,
+      load: p.load,
+      cancellation: 'ignore',
+      seed: 1,
+      calls: p.calls,
+      calibration: p.calibration === true,
+      state,
+      ...(state === 'failed' ? { reason: 'the load generator exited with code 1' } : {}),
+    };
+  });
+  const manifest = {
+    version: 1,
+    run: name,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    finishedAt: '2025-01-01T00:05:00.000Z',
+    gitCommit: 'abc1234',
+    node: 'v20.20.0',
+    machine: { cpus: 2, memGiB: 4, os: 'linux', hostname: 'test' },
+    matrix,
+    hosts: 'local',
+    points: entries,
+  };
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(dir, 'points.csv'), formatPointsCsv(rows));
+  return dir;
+}
+
+function writeRaw(dir: string, slug: string, p: FixturePoint, calls: SyntheticCall[]): void {
+  const warm = Math.floor(p.calls * WARMUP);
+  const callLines = calls
+    .filter((c) => c.call >= warm)
+    .map((c) =>
+      [c.call, f3(c.intended), '0.050', f3(c.latency), 'ok', c.attempts.length, 0, c.attempts.length].join(
+        ',',
+      ),
+    );
+  writeFileSync(
+    join(dir, 'raw', `${slug}.calls.csv`),
+    `${[CALL_FIELDS.join(','), ...callLines].join('\n')}\n`,
+  );
+  const attemptLines = calls.flatMap((c) =>
+    c.attempts.map((a, k) =>
+      [c.call, k + 1, f3(a.enqueue), f3(a.start), f3(a.end), 'served', k, f3(a.end - a.start)].join(','),
+    ),
+  );
+  writeFileSync(
+    join(dir, 'raw', `${slug}.attempts.csv`),
+    `${[ATTEMPT_FIELDS.join(','), ...attemptLines].join('\n')}\n`,
+  );
+  const collapsed = (p.growthMs ?? 0) > 0;
+  const timeline = calls
+    .filter((_, i) => i % 10 === 0)
+    .map((c) => [Math.round(c.intended), collapsed ? c.call : 3]);
+  const status = {
+    state: 'done',
+    summary: {
+      valid: p.valid ?? true,
+      reasons: p.valid === false ? ['send-lag p99 2.5 ms exceeds the threshold 1 ms'] : [],
+      sendLag: { p50: 0.05, p99: 0.4, max: 1.2 },
+      achievedRate: 100,
+      targetRate: 100,
+      collapsed,
+      ...(collapsed ? { collapseReason: 'in-flight attempts reached the cap 20000' } : {}),
+      inflightTimeline: timeline,
+      recorder: { written: calls.length, dropped: 0 },
+    },
+  };
+  writeFileSync(join(dir, 'raw', `${slug}.status.json`), `${JSON.stringify(status, null, 2)}\n`);
+}

@@ -1,0 +1,188 @@
+// compare and report on a small hand-built run folder: comparison.csv is byte-for-byte reproducible (also
+// through the CLI), the report has a row for every point, says which point failed, and its SVGs are real.
+
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPARISON_HEADER, parseComparisonCsv } from '../../analysis/comparison-csv.ts';
+import { parsePointsCsv } from '../../analysis/points-csv.ts';
+import { analyzeRun } from '../../analysis/run-analysis.ts';
+import { compareRunFolder } from '../../analysis/write-comparison.ts';
+import { writeReport } from '../../analysis/write-report.ts';
+import { createCli } from '../../orchestrator/cli.ts';
+import { type FixturePoint, slugOf, writeFixtureRun } from './fixture.ts';
+
+const POINTS: FixturePoint[] = [
+  { config: 'no hedge', load: 0.1, calls: 1000, calibration: true },
+  { config: 'no hedge', load: 0.5, calls: 3000 },
+  { config: 'no hedge', load: 0.95, calls: 3000, simScale: 2 },
+  { config: 'hedge, default budget', load: 0.5, calls: 3000 },
+  { config: 'hedge, default budget', load: 0.95, calls: 3000, growthMs: 0.5 },
+  { config: 'hedge, no budget', load: 0.5, calls: 3000, state: 'failed', noRaw: true },
+  { config: 'hedge, no budget', load: 0.95, calls: 3000, valid: false },
+];
+
+const dirs: string[] = [];
+let dir: string;
+
+beforeAll(() => {
+  dir = writeFixtureRun(POINTS);
+  dirs.push(dir);
+});
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('compare', () => {
+  it('gives one verdict of the expected kind per point', () => {
+    const a = analyzeRun(dir);
+    const byPoint = Object.fromEntries(a.points.map((p) => [p.key, new Set(p.rows.map((r) => r.verdict))]));
+    expect(byPoint['no hedge|0.50|ignore|1']).toEqual(new Set(['agrees']));
+    expect(byPoint['no hedge|0.95|ignore|1'].has('diverges')).toBe(true);
+    expect(byPoint['hedge, default budget|0.95|ignore|1']).toEqual(new Set(['both-collapsed']));
+    expect(byPoint['hedge, no budget|0.50|ignore|1']).toEqual(new Set(['missing']));
+    expect(byPoint['hedge, no budget|0.95|ignore|1']).toEqual(new Set(['invalid']));
+    expect(a.calibration?.usable).toBe(true);
+    // The fixture adds 0.5 ms to every real latency; the calibration sees about that.
+    expect(a.calibration?.p50Ms).toBeGreaterThan(0.4);
+    expect(a.calibration?.p50Ms).toBeLessThan(0.6);
+    expect(
+      a.notes.some((n) => /hedge, no budget at load 0\.50 .*failed: the load generator exited/.test(n)),
+    ).toBe(true);
+  });
+
+  it('is byte-for-byte reproducible, through the function and through the CLI', async () => {
+    const first = compareRunFolder(dir);
+    const csv1 = readFileSync(join(dir, 'comparison.csv'));
+    const txt1 = readFileSync(join(dir, 'comparison.txt'));
+    writeFileSync(join(dir, 'comparison.csv'), 'stale');
+    const write = process.stdout.write;
+    let out = '';
+    process.stdout.write = ((chunk: string) => {
+      out += chunk;
+      return true;
+    }) as typeof process.stdout.write;
+    const errWrite = process.stderr.write;
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+    try {
+      await createCli(['compare', dir]).parseAsync();
+    } finally {
+      process.stdout.write = write;
+      process.stderr.write = errWrite;
+    }
+    expect(readFileSync(join(dir, 'comparison.csv')).equals(csv1)).toBe(true);
+    expect(readFileSync(join(dir, 'comparison.txt')).equals(txt1)).toBe(true);
+    expect(out).toBe(`${first.summaryLine}\n${first.calibrationLine}\n`);
+    expect(first.summaryLine).toMatch(
+      /^comparison: 6 points \(5 with sim and real\); \d+ of 42 metrics agree; /,
+    );
+
+    const text = csv1.toString('utf8');
+    expect(text.split('\n')[0]).toBe(COMPARISON_HEADER);
+    // 2 calibration lines + 6 points × 7 metrics.
+    expect(parseComparisonCsv(text)).toHaveLength(2 + 6 * 7);
+  });
+
+  it('an identical copy of the folder gives identical bytes', () => {
+    const copy = writeFixtureRun(POINTS);
+    dirs.push(copy);
+    compareRunFolder(copy);
+    compareRunFolder(dir);
+    expect(readFileSync(join(copy, 'comparison.csv')).equals(readFileSync(join(dir, 'comparison.csv')))).toBe(
+      true,
+    );
+  });
+
+  it('--rewrite-points replaces real rows by the recomputed ones and keeps the sim rows', () => {
+    const copy = writeFixtureRun(POINTS);
+    dirs.push(copy);
+    const before = parsePointsCsv(readFileSync(join(copy, 'points.csv'), 'utf8'));
+    compareRunFolder(copy, { rewritePoints: true });
+    const after = parsePointsCsv(readFileSync(join(copy, 'points.csv'), 'utf8'));
+    expect(after.filter((r) => r.source === 'sim')).toEqual(before);
+    // Every point with raw files (all but the failed one) now has a real row.
+    expect(after.filter((r) => r.source === 'real')).toHaveLength(POINTS.length - 1);
+    // A second pass changes nothing.
+    const bytes = readFileSync(join(copy, 'points.csv'));
+    compareRunFolder(copy, { rewritePoints: true });
+    expect(readFileSync(join(copy, 'points.csv')).equals(bytes)).toBe(true);
+  });
+});
+
+describe('report', () => {
+  it('writes report.md with a row per point, the calibration line and the failed point', async () => {
+    const r = await writeReport(dir);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(md).toContain(r.summaryLine);
+    expect(md).toMatch(
+      /\*\*calibration: no hedge at load 0\.10 \(ignore, seed 1\): real − sim = \+0\.\d{3} ms at p50/,
+    );
+    for (const p of POINTS.filter((q) => !q.calibration)) {
+      const load = p.load.toFixed(2);
+      const state = p.state ?? 'done';
+      expect(md).toContain(`| ${p.config} | ${load} | ignore | 1 | ${state} |`);
+    }
+    // The study table: one row per configuration, sim and real per load; the failed point says so.
+    expect(md).toMatch(/\| configuration \| 0\.50 sim \| 0\.50 real \| 0\.95 sim \| 0\.95 real \|/);
+    expect(md).toMatch(/\| hedge, no budget \| [\d.]+ \/ [\d.]+ \| failed \|/);
+    expect(md).toMatch(
+      /\| hedge, default budget \| [\d.]+ \/ [\d.]+ \| [\d.]+ \/ [\d.]+ \| collapse \| collapse \|/,
+    );
+    expect(md).toMatch(/\| no hedge \|.*✗ \|$/m);
+    expect(md).toContain('(invalid)');
+    expect(md).toMatch(/failed: the load generator exited with code 1/);
+    expect(md).toMatch(
+      /real collapsed: in-flight attempts reached the cap 20000; server records: the queue never drained/,
+    );
+  });
+
+  it('renders valid SVG charts: latency per configuration and the collapsed point over time', async () => {
+    await writeReport(dir);
+    const files = readdirSync(join(dir, 'charts')).sort();
+    expect(files).toEqual([
+      `collapse_${slugOf({ config: 'hedge, default budget', load: 0.95 }).replace(/_/g, '-')}.svg`,
+      'latency_ignore_hedge-default-budget.svg',
+      'latency_ignore_hedge-no-budget.svg',
+      'latency_ignore_no-hedge.svg',
+    ]);
+    for (const f of files) {
+      const svg = readFileSync(join(dir, 'charts', f), 'utf8');
+      expect(svg.startsWith('<svg')).toBe(true);
+      expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+      expect(svg).toMatch(/<path[^>]* d="M[^"]+"/);
+      // Well-formed enough: every opened <g> is closed.
+      expect((svg.match(/<g[\s>]/g) ?? []).length).toBe((svg.match(/<\/g>/g) ?? []).length);
+    }
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect((html.match(/<svg/g) ?? []).length).toBe(files.length);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    for (const f of files) expect(md).toContain(`(charts/${f})`);
+  });
+
+  it('writes the same bytes twice (report, page and charts)', async () => {
+    const read = () =>
+      ['report.md', 'report.html', ...readdirSync(join(dir, 'charts')).map((f) => `charts/${f}`)].map((f) =>
+        readFileSync(join(dir, f), 'utf8'),
+      );
+    await writeReport(dir);
+    const first = read();
+    await writeReport(dir);
+    expect(read()).toEqual(first);
+  });
+
+  it('still reports a run whose points are all pending and whose points.csv is missing', async () => {
+    const empty = writeFixtureRun(POINTS.map((p) => ({ ...p, state: 'pending' as const, noRaw: true })));
+    dirs.push(empty);
+    rmSync(join(empty, 'points.csv'));
+    const r = await writeReport(empty);
+    expect(r.summaryLine).toBe(
+      'comparison: 6 points (0 with sim and real); 0 of 42 metrics agree; diverges 0, both-collapsed 0, collapse-mismatch 0, invalid 0, missing 42',
+    );
+    const md = readFileSync(join(empty, 'report.md'), 'utf8');
+    expect(md).toContain('0 of 6 points were measured');
+    expect(md).toContain('No chart: no point has data yet.');
+    expect(md).toMatch(/calibration: .*NOT USED \(the calibration point has no real row/);
+  });
+});
