@@ -12,7 +12,12 @@ export interface ModelParams {
   /** Stragglers are uniform in [stragglerMinMs, stragglerMaxMs]. */
   stragglerMinMs: number;
   stragglerMaxMs: number;
+  /** Absent = the log-normal mixture above. Set only for theory checks (M/M/c, M/D/1). */
+  service?: ServiceOverride;
 }
+
+/** A textbook service distribution that replaces the mixture: exponential with a mean, or constant. */
+export type ServiceOverride = { kind: 'exponential'; meanMs: number } | { kind: 'constant'; ms: number };
 
 /** The reference study's model. */
 export const DEFAULT_MODEL: Readonly<ModelParams> = Object.freeze({

@@ -1,0 +1,33 @@
+// Errors of the model part: a stable code, a message naming the field, the value and the fix.
+
+/** Base class of every model error. */
+export class ModelError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ModelError';
+  }
+}
+
+/** The worker pool was asked to do something its state does not allow (e.g. reconfigure while busy). */
+export class PoolStateError extends ModelError {
+  constructor(message: string) {
+    super('HB_POOL_STATE', message);
+    this.name = 'PoolStateError';
+  }
+}
+
+/** A matrix file does not match the format; `issues` lists each bad field with its fix. */
+export class MatrixInvalidError extends ModelError {
+  constructor(
+    message: string,
+    readonly issues: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super('HB_MATRIX_INVALID', message, options);
+    this.name = 'MatrixInvalidError';
+  }
+}

@@ -1,0 +1,37 @@
+// The model part's public surface: the service model shared by the simulator and the target server.
+
+export { ArrivalSchedule, arrivalRatePerMs } from './arrivals.ts';
+export { buildPipeline } from './build-pipeline.ts';
+export { MatrixInvalidError, ModelError, PoolStateError } from './errors.ts';
+export type { AdaptiveLimitOptions, HedgeOptions } from './hedge-config.ts';
+export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
+export {
+  calibrationPoint,
+  DEFAULT_CALIBRATION,
+  expandMatrix,
+  type Matrix,
+  type MatrixSpec,
+  matrixSchema,
+  overrideMatrix,
+  parseMatrix,
+} from './matrix.ts';
+export { DEFAULT_MODEL, type ModelParams, type ServiceOverride } from './params.ts';
+export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
+export {
+  ATTEMPT_FIELDS,
+  type AttemptEnd,
+  type AttemptRecord,
+  CALL_FIELDS,
+  type CallOutcome,
+  type CallRecord,
+  redisKeys,
+} from './records.ts';
+export { keyLanes, OPEN_OFFSET, STREAM, streamUniform, uniform, uniformOpen } from './rng.ts';
+export { meanServiceMs, serviceTimeMs } from './service-time.ts';
+export {
+  type PoolJob,
+  type PoolOptions,
+  type PoolStats,
+  type PoolTicket,
+  WorkerPool,
+} from './worker-pool.ts';

@@ -1,0 +1,271 @@
+// The matrix file: which points a study runs (configs × loads × cancellation modes × seeds), validated
+// with zod so a bad file gets an error per field that says how to fix it, and expanded in a fixed order.
+
+import { z } from 'zod';
+import { MatrixInvalidError } from './errors.ts';
+import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
+import { DEFAULT_MODEL, type ModelParams } from './params.ts';
+import { type Cancellation, formatLoad, type Point, pointKey } from './point.ts';
+
+const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
+const MAX_CALLS = 50_000_000;
+
+const positive = (what: string) =>
+  z.number({ invalid_type_error: `must be a number (${what})` }).positive(`must be > 0 (${what})`);
+
+const hedgeSchema = z
+  .object({
+    delayMs: positive('hedge delay in ms, e.g. 20').optional(),
+    maxAttempts: z
+      .number()
+      .int('must be a whole number')
+      .min(2, 'must be ≥ 2 (1 means no hedge: drop `hedge`)')
+      .max(10)
+      .optional(),
+    budgetPercent: z.number().min(0, 'must be ≥ 0 (0 = no budget)').max(100, 'must be ≤ 100').optional(),
+    budgetMinHedgesPerSecond: z.number().min(0, 'must be ≥ 0').optional(),
+    budgetWindowMs: positive('budget window in ms, e.g. 10000').optional(),
+  })
+  .strict();
+
+const limitSchema = z
+  .object({
+    initialLimit: positive('starting limit').optional(),
+    minLimit: positive('lowest limit').optional(),
+    maxLimit: positive('highest limit').optional(),
+    smoothing: z.number().gt(0, 'must be in (0, 1]').max(1, 'must be in (0, 1]').optional(),
+    rttTolerance: z.number().min(1, 'must be ≥ 1').optional(),
+    longWindow: z.number().int().min(1, 'must be a whole number ≥ 1').optional(),
+    queueSize: z.number().min(0, 'must be ≥ 0').optional(),
+    windowed: z.boolean().optional(),
+  })
+  .strict();
+
+const configObjectSchema = z
+  .object({
+    name: z.string().min(1, 'must be a non-empty name (it labels rows and tables)'),
+    hedge: hedgeSchema.optional(),
+    adaptiveLimit: limitSchema.optional(),
+  })
+  .strict();
+
+// A reference name or a user's object; checked by hand so an object's errors keep their own field paths.
+const configSchema = z.custom<string | HedgeConfig>().superRefine((v, ctx) => {
+  if (typeof v === 'string') {
+    if (referenceConfig(v) === undefined) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `${JSON.stringify(v)} is not a reference configuration; use one of ${REF_NAMES}, or write an object { name, hedge?, adaptiveLimit? }`,
+      });
+    }
+    return;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: `must be a reference configuration name (${REF_NAMES}) or an object { name, hedge?, adaptiveLimit? }`,
+    });
+    return;
+  }
+  const r = configObjectSchema.safeParse(v);
+  if (!r.success)
+    for (const i of r.error.issues) ctx.addIssue({ ...i, message: issueText(i) } as z.IssueData);
+});
+
+const modelSchema = z
+  .object({
+    workers: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096).optional(),
+    medianMs: positive('median service time in ms').optional(),
+    sigma: z.number().min(0, 'must be ≥ 0').max(5, 'must be ≤ 5').optional(),
+    stragglerProb: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]').optional(),
+    stragglerMinMs: z.number().min(0, 'must be ≥ 0').optional(),
+    stragglerMaxMs: z.number().min(0, 'must be ≥ 0').optional(),
+    service: z
+      .discriminatedUnion('kind', [
+        z.object({ kind: z.literal('exponential'), meanMs: positive('mean service time in ms') }).strict(),
+        z.object({ kind: z.literal('constant'), ms: positive('service time in ms') }).strict(),
+      ])
+      .optional(),
+  })
+  .strict();
+
+const seedSchema = z
+  .number()
+  .int('must be a whole number')
+  .min(0, 'must be ≥ 0')
+  .max(Number.MAX_SAFE_INTEGER, 'must be ≤ 2^53 − 1');
+
+/** The matrix as a user writes it (JSON). */
+export const matrixSchema = z
+  .object({
+    name: z.string().min(1, 'must be a non-empty name for the study'),
+    description: z.string().optional(),
+    configs: z.array(configSchema).min(1, 'must list at least one configuration'),
+    loads: z
+      .array(z.number().gt(0, 'must be > 0 (a load is λ·E[S]/workers)').max(2, 'must be ≤ 2'))
+      .min(1, 'must list at least one load, e.g. [0.5, 0.95]'),
+    cancellation: z
+      .array(
+        z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
+      )
+      .min(1, "must list at least one mode: 'ignore' and/or 'propagate'"),
+    seeds: z.array(seedSchema).min(1, 'must list at least one seed, e.g. [1]'),
+    calls: z
+      .number()
+      .int('must be a whole number')
+      .min(10, 'must be ≥ 10')
+      .max(MAX_CALLS, `must be ≤ ${MAX_CALLS}`),
+    warmupFraction: z.number().min(0, 'must be in [0, 1)').lt(1, 'must be in [0, 1)').optional(),
+    model: modelSchema.optional(),
+    calibration: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            load: z.number().gt(0, 'must be > 0').max(1, 'must be ≤ 1'),
+            calls: z.number().int('must be a whole number').min(10, 'must be ≥ 10').max(MAX_CALLS),
+          })
+          .strict(),
+      ])
+      .optional(),
+  })
+  .strict();
+
+/** The matrix as written in JSON. */
+export type MatrixSpec = z.input<typeof matrixSchema>;
+
+/** A validated matrix with every default filled in and every configuration resolved. */
+export interface Matrix {
+  name: string;
+  description: string;
+  configs: HedgeConfig[];
+  loads: number[];
+  cancellation: Cancellation[];
+  seeds: number[];
+  calls: number;
+  warmupFraction: number;
+  model: ModelParams;
+  /** The low-load `no hedge` point used to measure harness overhead; false = none. */
+  calibration: { load: number; calls: number } | false;
+}
+
+/** Default calibration: `no hedge` at load 0.1 for 1000 calls. */
+export const DEFAULT_CALIBRATION = Object.freeze({ load: 0.1, calls: 1000 });
+
+/** Validates a parsed JSON value; throws MatrixInvalidError listing every bad field (`source` names the file). */
+export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
+  const r = matrixSchema.safeParse(json);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${fieldPath(i.path)}: ${issueText(i)}`);
+    throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues, {
+      cause: r.error,
+    });
+  }
+  const m = r.data;
+  const configs = m.configs.map((c) => (typeof c === 'string' ? structuredClone(referenceConfig(c)!) : c));
+  const issues = [
+    ...duplicates(configs.map((c) => c.name)).map(
+      (n) => `configs: the name ${JSON.stringify(n)} appears twice; names label rows, so make them unique`,
+    ),
+    ...duplicates(m.loads.map(formatLoad)).map(
+      (l) => `loads: two loads print as ${l}; loads are keyed with two decimals, so make them differ there`,
+    ),
+    ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
+    ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
+  ];
+  const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
+  if (model.stragglerMaxMs < model.stragglerMinMs) {
+    issues.push(
+      `model.stragglerMaxMs: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
+    );
+  }
+  if (issues.length > 0) {
+    throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues);
+  }
+  return {
+    name: m.name,
+    description: m.description ?? '',
+    configs,
+    loads: [...m.loads],
+    cancellation: [...m.cancellation],
+    seeds: [...m.seeds],
+    calls: m.calls,
+    warmupFraction: m.warmupFraction ?? 0.1,
+    model,
+    calibration: m.calibration === undefined ? { ...DEFAULT_CALIBRATION } : m.calibration,
+  };
+}
+
+/** Every point of the matrix, ordered seed → cancellation → config → load (each in file order). */
+export function expandMatrix(m: Matrix): Point[] {
+  const out: Point[] = [];
+  for (const seed of m.seeds) {
+    for (const cancellation of m.cancellation) {
+      for (const config of m.configs) {
+        for (const load of m.loads) {
+          out.push({
+            config,
+            load,
+            cancellation,
+            seed,
+            calls: m.calls,
+            warmupFraction: m.warmupFraction,
+            model: m.model,
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The calibration point (`no hedge`, low load, first cancellation mode, first seed), or null when the
+ * matrix has none or already contains a point with the same key (that point then serves).
+ */
+export function calibrationPoint(m: Matrix): Point | null {
+  if (m.calibration === false) return null;
+  const p: Point = {
+    config: structuredClone(referenceConfig('no hedge')!),
+    load: m.calibration.load,
+    cancellation: m.cancellation[0],
+    seed: m.seeds[0],
+    calls: m.calibration.calls,
+    warmupFraction: m.warmupFraction,
+    model: m.model,
+  };
+  const key = pointKey(p);
+  return expandMatrix(m).some((q) => pointKey(q) === key) ? null : p;
+}
+
+/** Replaces the calls and/or seeds of a matrix (the CLI's --calls / --seed). */
+export function overrideMatrix(m: Matrix, o: { calls?: number; seed?: number }): Matrix {
+  const spec = { ...m, description: m.description, calibration: m.calibration };
+  if (o.calls !== undefined) spec.calls = o.calls;
+  if (o.seed !== undefined) spec.seeds = [o.seed];
+  return parseMatrix(spec, 'matrix with command-line overrides');
+}
+
+function fieldPath(path: (string | number)[]): string {
+  if (path.length === 0) return '(top level)';
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+function issueText(i: z.ZodIssue): string {
+  if (i.code === 'unrecognized_keys') {
+    return `unknown field(s) ${i.keys.map((k) => JSON.stringify(k)).join(', ')}; remove them or check the spelling`;
+  }
+  if (i.code === 'invalid_type' && i.received === 'undefined') return `is required (${i.expected})`;
+  if (i.code === 'invalid_type' && i.expected === 'integer') return 'must be a whole number';
+  if (i.code === 'invalid_type' && i.message.startsWith('Expected')) {
+    return `must be ${i.expected}, got ${i.received}`;
+  }
+  return i.message;
+}
+
+function duplicates(xs: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const x of xs) (seen.has(x) ? dup : seen).add(x);
+  return [...dup];
+}

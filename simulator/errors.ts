@@ -1,0 +1,29 @@
+// Errors of the simulator part: a stable code, a message naming what was wrong and the fix.
+
+/** Base class of every simulator error. */
+export class SimulatorError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SimulatorError';
+  }
+}
+
+/** The bundled worker (dist/sim-worker.mjs) is missing or a worker thread died. */
+export class SimWorkerError extends SimulatorError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_SIM_WORKER', message, options);
+    this.name = 'SimWorkerError';
+  }
+}
+
+/** A point failed to simulate (bad configuration, or a bug); names the point. */
+export class SimPointError extends SimulatorError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_SIM_POINT', message, options);
+    this.name = 'SimPointError';
+  }
+}

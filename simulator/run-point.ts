@@ -1,0 +1,206 @@
+// Simulates one point: open-loop Poisson arrivals on a ManualClock, each call through the library's own
+// pipeline for the point's configuration, each attempt on the model WorkerPool. Returns the points.csv row
+// plus the evidence behind its collapse verdict.
+
+import { type CollapseEvidence, detectCollapse } from '../analysis/collapse.ts';
+import type { PointRow } from '../analysis/row.ts';
+import { RowBuilder } from '../analysis/row-builder.ts';
+import {
+  type CallState,
+  ManualClock,
+  type Operation,
+  type Outcome,
+  type Pipeline,
+} from '../library/index.ts';
+import {
+  ArrivalSchedule,
+  type AttemptRecord,
+  buildPipeline,
+  type Point,
+  type PoolStats,
+  pointKey,
+  WorkerPool,
+  warmupCalls,
+} from '../model/index.ts';
+import { SimPointError } from './errors.ts';
+import { SimTransport } from './transport.ts';
+
+/** Knobs of one simulation (defaults suit the reference study). */
+export interface RunPointOptions {
+  /**
+   * Memory guard: when an arrival finds more attempts than this queued or in service, no further calls
+   * arrive, the point is marked collapsed and truncated, and the calls already started run to the end.
+   */
+  maxInFlight?: number;
+  /** Sees every attempt as it ends (in-process only: a function cannot cross to a worker thread). */
+  onAttempt?: (r: AttemptRecord) => void;
+}
+
+/** What the simulator says about one point. */
+export interface SimResult {
+  key: string;
+  row: PointRow;
+  collapse: CollapseEvidence;
+  /** True when the memory guard stopped arrivals early (then collapsed is true too). */
+  truncated: boolean;
+  /** Calls that arrived (all of them unless truncated). */
+  arrived: number;
+  /** The pool's counters over the whole point (warm-up included). */
+  pool: PoolStats;
+  /** Simulated time at the end of the point (last attempt ended), ms. */
+  simulatedMs: number;
+  /** Timer events the clock fired. */
+  events: number;
+  /** Mean queue wait of the attempts of measured calls that reached a worker, ms (exact, not from a histogram). */
+  meanWaitMs: number;
+  /** Attempts of measured calls that reached a worker. */
+  startedMeasured: number;
+}
+
+/**
+ * Default memory guard: 50 000 attempts in flight. With 16 workers that is a queue of ~45 s of work — long
+ * past any doubt about collapse — and it keeps a collapsing point's state to a few tens of MB.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 50_000;
+
+/** Most timeline samples kept per point (memory stays flat for long points). */
+export const TIMELINE_CAP = 1 << 17;
+
+/** Simulates one point to the end; deterministic for the point (same input, same result). */
+export function runPoint(point: Point, options: RunPointOptions = {}): SimResult {
+  try {
+    return new PointSimulation(point, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, options.onAttempt).run();
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    throw new SimPointError(
+      `simulating point "${pointKey(point)}" failed: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`,
+      { cause: err },
+    );
+  }
+}
+
+// The state of one simulation; arrivals reuse one bound callback, so the only per-call closure is `done`.
+class PointSimulation {
+  private readonly clock = new ManualClock();
+  private readonly pool: WorkerPool;
+  private readonly transport: SimTransport;
+  private readonly pipeline: Pipeline;
+  private readonly call: Operation<void>;
+  private readonly schedule: ArrivalSchedule;
+  private readonly builder: RowBuilder;
+  private readonly warm: number;
+  private readonly tl: { length: number; tMs: Float64Array; queue: Float64Array; inFlight: Float64Array };
+  private readonly stride: number;
+  private next = 0;
+  private truncated = false;
+  private lastMeasuredIntended = Number.NaN;
+
+  constructor(
+    private readonly point: Point,
+    private readonly maxInFlight: number,
+    onAttempt: ((r: AttemptRecord) => void) | undefined,
+  ) {
+    const p = point;
+    this.warm = warmupCalls(p);
+    this.pool = new WorkerPool(this.clock, { workers: p.model.workers, cancellation: p.cancellation });
+    this.transport = new SimTransport(this.pool, p.model, p.seed, this.warm, onAttempt);
+    this.pipeline = buildPipeline(p.config, this.clock);
+    this.call = this.pipeline.compose(this.transport.op);
+    this.schedule = ArrivalSchedule.forPoint(p);
+    this.builder = new RowBuilder({
+      config: p.config.name,
+      load: p.load,
+      cancellation: p.cancellation,
+      seed: p.seed,
+      source: 'sim',
+      calls: p.calls,
+      workers: p.model.workers,
+    });
+    const n = Math.max(0, p.calls - this.warm);
+    // Every measured arrival is sampled up to TIMELINE_CAP samples; beyond, every stride-th one.
+    this.stride = Math.max(1, Math.ceil(n / TIMELINE_CAP));
+    const cap = Math.ceil(n / this.stride);
+    this.tl = {
+      length: 0,
+      tMs: new Float64Array(cap),
+      queue: new Float64Array(cap),
+      inFlight: new Float64Array(cap),
+    };
+  }
+
+  run(): SimResult {
+    const p = this.point;
+    let events = 0;
+    if (p.calls > 0) {
+      this.clock.schedule(this.arrive, this.schedule.at(0));
+      events = this.clock.runAll();
+    }
+    const first = this.warm < this.next ? this.schedule.at(this.warm) : Number.NaN;
+    const last = this.lastMeasuredIntended;
+    const window = { startMs: first, endMs: last };
+    let collapse = detectCollapse(this.tl, window, p.model.workers);
+    if (this.truncated) {
+      collapse = {
+        ...collapse,
+        collapsed: true,
+        reason: `more than ${this.maxInFlight} attempts in flight at call ${this.next}: arrivals stopped (memory guard); ${collapse.reason}`,
+      };
+    }
+    const spanMs = Number.isFinite(first) && Number.isFinite(last) ? last - first : 0;
+    const row = this.builder.finish({
+      busyMs: this.transport.busyMeasuredMs,
+      spanMs,
+      collapsed: collapse.collapsed,
+      sendLagP99Ms: null,
+      valid: true,
+    });
+    return {
+      key: pointKey(p),
+      row,
+      collapse,
+      truncated: this.truncated,
+      arrived: this.next,
+      pool: this.pool.stats(),
+      simulatedMs: this.clock.now(),
+      events,
+      meanWaitMs:
+        this.transport.startedMeasured > 0
+          ? this.transport.waitMeasuredMs / this.transport.startedMeasured
+          : Number.NaN,
+      startedMeasured: this.transport.startedMeasured,
+    };
+  }
+
+  // Call `next` arrives now: sample the service (arrivals see time averages), start the call, book the next.
+  private readonly arrive = (): void => {
+    const i = this.next++;
+    const pool = this.pool;
+    if (i >= this.warm) {
+      const t = this.schedule.at(i);
+      this.lastMeasuredIntended = t;
+      if ((i - this.warm) % this.stride === 0) {
+        const tl = this.tl;
+        const k = tl.length++;
+        tl.tMs[k] = t;
+        tl.queue[k] = pool.queueLength;
+        tl.inFlight[k] = pool.inFlight;
+      }
+    }
+    const state = this.pipeline.newCall(i);
+    this.call(state, 1, (o) => this.finish(state, o));
+    if (this.next >= this.point.calls) return;
+    if (pool.inFlight > this.maxInFlight) {
+      this.truncated = true;
+      return;
+    }
+    this.clock.schedule(this.arrive, this.schedule.at(this.next) - this.clock.now());
+  };
+
+  private finish(state: CallState, o: Outcome<void>): void {
+    const i = state.call;
+    if (i < this.warm) return;
+    const latency = this.clock.now() - this.schedule.at(i);
+    const outcome = o.ok ? 'ok' : state.rejected ? 'rejected' : 'failed';
+    this.builder.addCall(latency, outcome, state.attempts, state.skipped);
+  }
+}

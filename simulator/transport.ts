@@ -1,0 +1,103 @@
+// The simulated transport: the Operation the library's pipeline calls for each attempt. It sends the attempt
+// to the model WorkerPool with the model's service time for (seed, call, attempt); network delay is zero.
+
+import type { CallState, Operation, Outcome } from '../library/index.ts';
+import type {
+  AttemptEnd,
+  AttemptRecord,
+  ModelParams,
+  PoolJob,
+  PoolTicket,
+  WorkerPool,
+} from '../model/index.ts';
+import { serviceTimeMs } from '../model/index.ts';
+
+const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
+
+/** Sends attempts to a pool; sums worker time and queue wait of attempts of measured calls. */
+export class SimTransport {
+  /** Σ service time (served, or until cancelled in service) of attempts of calls ≥ measuredFrom, ms. */
+  busyMeasuredMs = 0;
+  /** Σ queue wait of attempts of measured calls that reached a worker, ms. */
+  waitMeasuredMs = 0;
+  /** Attempts of measured calls that reached a worker. */
+  startedMeasured = 0;
+  /** Attempts sent to the pool. */
+  sent = 0;
+
+  /** The operation to compose into a pipeline. */
+  readonly op: Operation<void> = (call, attempt, done) => {
+    this.sent++;
+    const a = new SimAttempt(this, call, attempt, done, this.pool.clock.now());
+    a.ticket = this.pool.submit(a);
+    // Anonymous on purpose: a named per-call closure costs a defineProperty under esbuild's keepNames (tsx).
+    return () => a.cancel();
+  };
+
+  /** `onAttempt`, when given, sees every attempt's record as it ends (in-process use: tests, raw output). */
+  constructor(
+    readonly pool: WorkerPool,
+    readonly model: ModelParams,
+    readonly seed: number,
+    readonly measuredFrom: number,
+    readonly onAttempt?: (r: AttemptRecord) => void,
+  ) {}
+}
+
+// One attempt in the pool; it is its own PoolJob, so a send allocates this object and one canceller closure.
+class SimAttempt implements PoolJob {
+  readonly serviceMs: number;
+  ticket: PoolTicket | null = null;
+  private startedAt = -1;
+  private worker = -1;
+  private live = true;
+
+  constructor(
+    private readonly t: SimTransport,
+    private readonly call: CallState,
+    private readonly attempt: number,
+    private readonly done: (o: Outcome<void>) => void,
+    private readonly enqueuedAt: number,
+  ) {
+    this.serviceMs = serviceTimeMs(t.model, t.seed, call.call, attempt);
+  }
+
+  onStart(worker: number, now: number): void {
+    this.startedAt = now;
+    this.worker = worker;
+    const t = this.t;
+    if (this.call.call >= t.measuredFrom) {
+      t.waitMeasuredMs += now - this.enqueuedAt;
+      t.startedMeasured++;
+    }
+  }
+
+  onEnd(ended: AttemptEnd, now: number): void {
+    const t = this.t;
+    if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) t.busyMeasuredMs += now - this.startedAt;
+    if (t.onAttempt !== undefined) {
+      t.onAttempt({
+        call: this.call.call,
+        attempt: this.attempt,
+        enqueueMs: this.enqueuedAt,
+        startMs: this.startedAt >= 0 ? this.startedAt : Number.NaN,
+        endMs: now,
+        ended,
+        worker: this.worker,
+        serviceMs: this.serviceMs,
+      });
+    }
+    // A cancelled attempt reports nothing: the library has already moved on.
+    if (ended === 'served' && this.live) {
+      this.live = false;
+      this.done(OK);
+    }
+  }
+
+  // The library cancels a loser (or the whole call); the pool decides what that means for the server.
+  cancel(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.ticket?.cancel();
+  }
+}

@@ -1,0 +1,31 @@
+// The worker-thread entry (bundled to dist/sim-worker.mjs): simulates the points its parent sends, one at a time.
+
+import { parentPort } from 'node:worker_threads';
+import type { Point } from '../model/index.ts';
+import { type RunPointOptions, runPoint } from './run-point.ts';
+
+/** Parent → worker: simulate this point. */
+export interface WorkerRequest {
+  index: number;
+  point: Point;
+  options: RunPointOptions;
+}
+
+/** Worker → parent: the result, or the error that stopped it. */
+export type WorkerReply =
+  | { index: number; result: import('./run-point.ts').SimResult }
+  | { index: number; error: { message: string; code?: string } };
+
+const port = parentPort;
+if (port !== null) {
+  port.on('message', (req: WorkerRequest) => {
+    let reply: WorkerReply;
+    try {
+      reply = { index: req.index, result: runPoint(req.point, req.options) };
+    } catch (err) {
+      const e = err as { message?: string; code?: string };
+      reply = { index: req.index, error: { message: e.message ?? String(err), code: e.code } };
+    }
+    port.postMessage(reply);
+  });
+}
