@@ -1,0 +1,150 @@
+// The express app of the target server: /work (one attempt), /health, /stats, /metrics, and the
+// token-protected control routes PUT /config and POST /reset. Bad input gets a JSON error, never a crash.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { MAX_ATTEMPT, MAX_CALL, parseConfigPatch, parseIndex } from './config.ts';
+import { BadParameterError, TargetServerError, UnauthorizedError } from './errors.ts';
+import type { TargetMetrics } from './metrics.ts';
+import type { Target } from './target.ts';
+
+/** Largest accepted control body (PUT /config); larger bodies get 413. */
+export const BODY_LIMIT = '16kb';
+
+/** Builds the express app around `target`; `token` (if set) guards the control routes. */
+export function createApp(target: Target, metrics: TargetMetrics, token: string | null): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  const json = express.json({ limit: BODY_LIMIT, strict: true, type: () => true });
+  const expected = token === null ? null : digest(token);
+
+  const guard = (req: Request, _res: Response, next: NextFunction): void => {
+    if (expected !== null) {
+      const h = req.headers.authorization ?? '';
+      const given = h.startsWith('Bearer ') ? h.slice(7) : '';
+      // Compare digests so timing says nothing about the token, whatever length was sent.
+      if (!timingSafeEqual(digest(given), expected)) {
+        next(new UnauthorizedError());
+        return;
+      }
+    }
+    next();
+  };
+
+  app.get('/work', (req, res) => {
+    let call: number;
+    let attempt: number;
+    try {
+      call = parseIndex(req.query.call, 'call', 0, MAX_CALL);
+      attempt = parseIndex(req.query.attempt, 'attempt', 1, MAX_ATTEMPT);
+    } catch (err) {
+      target.countBadRequest();
+      sendError(res, err as TargetServerError);
+      return;
+    }
+    const ticket = target.submit(call, attempt, (r) => {
+      // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
+      if (r.ended !== 'served' || res.writableEnded || res.destroyed) return;
+      res.json({ queueMs: r.queueMs, serviceMs: r.serviceMs, worker: r.worker, intendedMs: r.intendedMs });
+    });
+    // The client aborting (undici AbortSignal) closes the response before it finished: that is the cancel.
+    const onClose = (): void => {
+      if (!res.writableFinished) target.cancel(ticket);
+    };
+    if (res.destroyed || req.socket.destroyed) onClose();
+    else res.on('close', onClose);
+  });
+
+  app.get('/health', (_req, res) => {
+    res.json({ ok: true, version: target.version });
+  });
+
+  app.get('/stats', (_req, res) => {
+    res.json(target.stats());
+  });
+
+  app.get('/metrics', async (_req, res, next) => {
+    try {
+      res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.put('/config', guard, json, async (req, res, next) => {
+    try {
+      const patch = parseConfigPatch(req.body);
+      const { config, previous } = await target.reconfigure(patch);
+      res.json({ ok: true, config, previous });
+    } catch (err) {
+      if (err instanceof BadParameterError) target.countBadRequest();
+      next(err);
+    }
+  });
+
+  app.post('/reset', guard, (_req, res, next) => {
+    try {
+      target.reset();
+      res.json({ ok: true });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.use((req, res) => {
+    res.status(404).json({
+      error: {
+        code: 'HB_NOT_FOUND',
+        message: `no route ${req.method} ${req.path.slice(0, 100)}; routes: GET /work?call=&attempt=, GET /health, GET /stats, GET /metrics, PUT /config, POST /reset`,
+      },
+    });
+  });
+
+  // Express 5 error middleware: known errors map to their status; body-parser errors keep theirs.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    sendError(res, err);
+  });
+
+  return app;
+}
+
+function sendError(res: Response, err: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (err instanceof TargetServerError) {
+    res.status(err.status).json(err.toJSON());
+    return;
+  }
+  const e = err as { status?: number; type?: string; message?: string };
+  if (e.type === 'entity.too.large') {
+    res.status(413).json({
+      error: {
+        code: 'HB_BODY_TOO_LARGE',
+        message: `request body is larger than ${BODY_LIMIT}; send only the fields that change`,
+      },
+    });
+    return;
+  }
+  if (
+    e.type === 'entity.parse.failed' ||
+    e.type === 'encoding.unsupported' ||
+    e.type === 'charset.unsupported'
+  ) {
+    res.status(400).json({
+      error: {
+        code: 'HB_BAD_PARAMETER',
+        message: `request body is not valid JSON: ${e.message ?? ''}`.trim(),
+      },
+    });
+    return;
+  }
+  const status = typeof e.status === 'number' && e.status >= 400 && e.status < 600 ? e.status : 500;
+  res.status(status).json({ error: { code: 'HB_INTERNAL', message: e.message ?? String(err) } });
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}

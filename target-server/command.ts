@@ -1,0 +1,82 @@
+// `hedgebench target-server`: the yargs command that runs the target server (main.ts reuses it).
+
+import type { CommandModule } from 'yargs';
+import { TargetOptionsError } from './errors.ts';
+import { runTargetServer } from './run.ts';
+
+/** Flags of `hedgebench target-server`. */
+export interface TargetServerArgs {
+  host: string;
+  port: number;
+  workers: number;
+  seed: number;
+  cancellation: 'ignore' | 'propagate';
+  redis?: string;
+  'token-file'?: string;
+  timer: 'thread' | 'poll';
+  'timer-lead-ms'?: number;
+}
+
+/** The target-server command module for orchestrator/cli.ts. */
+export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
+  command: 'target-server',
+  describe:
+    "Run the target server: the model's worker pool behind HTTP (prints one JSON line when listening)",
+  builder: (y) =>
+    y
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to bind (the only one)' })
+      .option('port', {
+        type: 'number',
+        default: 0,
+        describe: 'Port; 0 picks a free one (see the listening line)',
+      })
+      .option('workers', { type: 'number', default: 16, describe: 'Workers behind the one FIFO queue' })
+      .option('seed', { type: 'number', default: 1, describe: 'Seed of the service-time draws' })
+      .option('cancellation', {
+        choices: ['ignore', 'propagate'] as const,
+        default: 'ignore' as const,
+        describe: 'What a client abort does: nothing, or free the queue slot / worker at once',
+      })
+      .option('redis', {
+        type: 'string',
+        describe:
+          'Redis URL for attempt records (redis://[:pass@]host:port, rediss:// for TLS; or env HEDGEBENCH_REDIS_URL)',
+      })
+      .option('token-file', {
+        type: 'string',
+        describe: 'File holding the bearer token for PUT /config and POST /reset (or env HEDGEBENCH_TOKEN)',
+      })
+      .option('timer', {
+        choices: ['thread', 'poll'] as const,
+        default: 'thread' as const,
+        describe:
+          'How workers are held: a waker thread (precise, idle while waiting) or setImmediate polling',
+      })
+      .option('timer-lead-ms', {
+        type: 'number',
+        describe:
+          'How long before a deadline setImmediate polling takes over, ms (default 0 for thread, 2 for poll; poll 0 = plain setTimeout)',
+      }),
+  handler: async (argv) => {
+    try {
+      await runTargetServer({
+        host: argv.host,
+        port: argv.port,
+        workers: argv.workers,
+        seed: argv.seed,
+        cancellation: argv.cancellation,
+        redis: argv.redis,
+        tokenFile: argv['token-file'],
+        timer: argv.timer,
+        timerLeadMs: argv['timer-lead-ms'],
+      });
+    } catch (err) {
+      // One line, no stack, same under `hedgebench target-server` and the bundle: 2 = bad options, 1 = failure.
+      const e = err as { code?: string; message?: string };
+      process.stderr.write(`target-server: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
+      process.exit(err instanceof TargetOptionsError ? 2 : 1);
+    }
+    // Timers of attempts abandoned at shutdown must not keep the process alive.
+    process.exit(0);
+  },
+};

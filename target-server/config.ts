@@ -1,0 +1,157 @@
+// What the target server is set to (workers, model, seed, cancellation, the point being recorded), the
+// schema of PUT /config, and the validation of /work's query parameters.
+
+import { z } from 'zod';
+import { type Cancellation, DEFAULT_MODEL, type ModelParams } from '../model/index.ts';
+import { BadParameterError } from './errors.ts';
+
+/** The point whose attempts are recorded: they go to redisKeys(run, slug).attempts. */
+export interface RecordTarget {
+  run: string;
+  slug: string;
+}
+
+/** The server's current settings (GET /stats shows them; PUT /config changes them between points). */
+export interface ServerConfig {
+  workers: number;
+  model: ModelParams;
+  seed: number;
+  cancellation: Cancellation;
+  record: RecordTarget | null;
+}
+
+/** Highest call index /work accepts: the model's generator takes call indices below 2^32. */
+export const MAX_CALL = 0xffff_ffff;
+/** Highest attempt number /work accepts (attempts are 1-based; hedging uses a handful). */
+export const MAX_ATTEMPT = 1000;
+
+/** The defaults: the reference model (16 workers), seed 1, cancellation ignored, nothing recorded. */
+export function defaultConfig(): ServerConfig {
+  return {
+    workers: DEFAULT_MODEL.workers,
+    model: { ...DEFAULT_MODEL },
+    seed: 1,
+    cancellation: 'ignore',
+    record: null,
+  };
+}
+
+const keyPart = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9._%+-]{1,200}$/,
+    'must be 1–200 characters of A-Z a-z 0-9 . _ % + - (it becomes a Redis key)',
+  );
+
+const modelPatch = z
+  .object({
+    workers: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096, 'must be ≤ 4096'),
+    medianMs: z.number().positive('must be > 0 (ms)').max(60_000, 'must be ≤ 60000 ms'),
+    sigma: z.number().min(0, 'must be ≥ 0').max(5, 'must be ≤ 5'),
+    stragglerProb: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]'),
+    stragglerMinMs: z.number().min(0, 'must be ≥ 0').max(60_000, 'must be ≤ 60000 ms'),
+    stragglerMaxMs: z.number().min(0, 'must be ≥ 0').max(60_000, 'must be ≤ 60000 ms'),
+    service: z
+      .discriminatedUnion('kind', [
+        z.object({ kind: z.literal('exponential'), meanMs: z.number().positive().max(60_000) }).strict(),
+        z.object({ kind: z.literal('constant'), ms: z.number().positive().max(60_000) }).strict(),
+      ])
+      .nullable(),
+  })
+  .partial()
+  .strict();
+
+/** The body of PUT /config: every field optional; `run` and `slug` together (null = stop recording). */
+export const configPatchSchema = z
+  .object({
+    workers: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096, 'must be ≤ 4096'),
+    model: modelPatch,
+    seed: z
+      .number()
+      .int('must be a whole number')
+      .min(0, 'must be ≥ 0')
+      .max(Number.MAX_SAFE_INTEGER, 'must be ≤ 2^53 − 1'),
+    cancellation: z.enum(['ignore', 'propagate'], {
+      errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }),
+    }),
+    run: keyPart.nullable(),
+    slug: keyPart.nullable(),
+  })
+  .partial()
+  .strict();
+
+/** A parsed PUT /config body. */
+export type ConfigPatch = z.infer<typeof configPatchSchema>;
+
+/** Validates a PUT /config body; throws BadParameterError naming the first bad field. */
+export function parseConfigPatch(body: unknown, source = 'PUT /config'): ConfigPatch {
+  const r = configPatchSchema.safeParse(body ?? {});
+  if (!r.success) {
+    const i = r.error.issues[0]!;
+    const where = i.path.join('.');
+    if (i.code === 'unrecognized_keys') {
+      const field = where ? `${where}.${i.keys[0]}` : i.keys[0]!;
+      throw new BadParameterError(
+        field,
+        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
+      );
+    }
+    const field = where || 'body';
+    throw new BadParameterError(field, `${source}: ${field} ${i.message}`);
+  }
+  const p = r.data;
+  if ((p.run === undefined) !== (p.slug === undefined) || (p.run === null) !== (p.slug === null)) {
+    throw new BadParameterError('run', `${source}: give run and slug together (both strings, or both null)`);
+  }
+  return p;
+}
+
+/**
+ * The configuration after applying `patch` to `current`: omitted top-level fields keep their values;
+ * a given `model` is taken over DEFAULT_MODEL; top-level `workers` wins over `model.workers`.
+ */
+export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerConfig {
+  // A given `model` is complete over DEFAULT_MODEL, not over the previous point's model: an omitted field
+  // (notably `service`, whose absence means "the mixture") never leaks from one point into the next.
+  const model: ModelParams = patch.model === undefined ? { ...current.model } : { ...DEFAULT_MODEL };
+  const m = patch.model ?? {};
+  for (const k of ['medianMs', 'sigma', 'stragglerProb', 'stragglerMinMs', 'stragglerMaxMs'] as const) {
+    if (m[k] !== undefined) model[k] = m[k];
+  }
+  if (m.service === null) delete model.service;
+  else if (m.service !== undefined) model.service = m.service;
+  const workers = patch.workers ?? m.workers ?? current.workers;
+  model.workers = workers;
+  if (model.stragglerMinMs > model.stragglerMaxMs) {
+    throw new BadParameterError(
+      'model.stragglerMinMs',
+      `model.stragglerMinMs (${model.stragglerMinMs}) must be ≤ model.stragglerMaxMs (${model.stragglerMaxMs})`,
+    );
+  }
+  let record = current.record;
+  if (patch.run === null) record = null;
+  else if (patch.run !== undefined && patch.slug) record = { run: patch.run, slug: patch.slug };
+  return {
+    workers,
+    model,
+    seed: patch.seed ?? current.seed,
+    cancellation: patch.cancellation ?? current.cancellation,
+    record,
+  };
+}
+
+/** A /work query parameter as a whole number in [min, max]; BadParameterError naming it otherwise. */
+export function parseIndex(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'string' || !/^\d{1,16}$/.test(value)) {
+    const got = value === undefined ? 'nothing' : JSON.stringify(value)?.slice(0, 40);
+    throw new BadParameterError(
+      name,
+      `query parameter ${name} must be a whole number in [${min}, ${max}], got ${got}; e.g. /work?call=0&attempt=1`,
+    );
+  }
+  const n = Number(value);
+  if (n < min || n > max) {
+    throw new BadParameterError(name, `query parameter ${name} must be in [${min}, ${max}], got ${value}`);
+  }
+  return n;
+}

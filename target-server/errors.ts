@@ -1,0 +1,63 @@
+// Errors of the target server: a stable code, the HTTP status it maps to, and a message naming the field,
+// the value received and the fix. Messages never contain the run's token.
+
+/** Base class of every target-server error. */
+export class TargetServerError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'TargetServerError';
+  }
+
+  /** The JSON body of an error response. */
+  toJSON(): { error: { code: string; message: string } } {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+/** A query parameter or body field is missing or out of range (400). */
+export class BadParameterError extends TargetServerError {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super('HB_BAD_PARAMETER', 400, message);
+    this.name = 'BadParameterError';
+  }
+}
+
+/** A control route was called without the run's token, or with another one (401). */
+export class UnauthorizedError extends TargetServerError {
+  constructor() {
+    super(
+      'HB_UNAUTHORIZED',
+      401,
+      'this route needs the header "Authorization: Bearer <token>" with the token the server was started with',
+    );
+    this.name = 'UnauthorizedError';
+  }
+}
+
+/** A control route was called while attempts are queued or in service (409). */
+export class BusyError extends TargetServerError {
+  constructor(inFlight: number) {
+    super(
+      'HB_BUSY',
+      409,
+      `${inFlight} attempts are queued or in service; retry once GET /stats shows inFlight 0`,
+    );
+    this.name = 'BusyError';
+  }
+}
+
+/** Invalid server options (CLI flags or createTargetServer arguments). */
+export class TargetOptionsError extends TargetServerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_TARGET_OPTIONS', 500, message, options);
+    this.name = 'TargetOptionsError';
+  }
+}

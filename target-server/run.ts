@@ -1,0 +1,76 @@
+// Runs one target server as a process: reads the token, starts listening, prints the `listening` line on
+// stdout, and on SIGTERM/SIGINT stops accepting, flushes the attempt records and exits 0.
+
+import { readFileSync } from 'node:fs';
+import type { Cancellation } from '../model/index.ts';
+import { TargetOptionsError } from './errors.ts';
+import { createTargetServer } from './target-server.ts';
+
+/** The process-level settings (CLI flags and environment). */
+export interface RunOptions {
+  host: string;
+  port: number;
+  workers: number;
+  seed: number;
+  cancellation: Cancellation;
+  redis?: string;
+  tokenFile?: string;
+  /** How the clock waits for deadlines ('thread' default, or 'poll'). */
+  timer?: 'thread' | 'poll';
+  /** 'poll' only: when polling takes over before a deadline, ms. */
+  timerLeadMs?: number;
+}
+
+/** Reads the control token from `tokenFile`, else HEDGEBENCH_TOKEN; null when neither is set. */
+export function readToken(
+  tokenFile: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
+  if (tokenFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(tokenFile, 'utf8');
+    } catch (err) {
+      throw new TargetOptionsError(
+        `--token-file ${tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); give a readable file holding the token`,
+        { cause: err },
+      );
+    }
+    const token = text.trim();
+    if (token === '') throw new TargetOptionsError(`--token-file ${tokenFile} is empty; put the token in it`);
+    return token;
+  }
+  const fromEnv = env.HEDGEBENCH_TOKEN?.trim();
+  return fromEnv ? fromEnv : null;
+}
+
+/** Starts the server and resolves after a signal has stopped it (exit code 0). */
+export async function runTargetServer(o: RunOptions): Promise<void> {
+  const log = (m: string): void => {
+    process.stderr.write(`target-server: ${m}\n`);
+  };
+  const token = readToken(o.tokenFile);
+  const server = await createTargetServer({
+    host: o.host,
+    port: o.port,
+    workers: o.workers,
+    seed: o.seed,
+    cancellation: o.cancellation,
+    redisUrl: o.redis ?? process.env.HEDGEBENCH_REDIS_URL,
+    token: token ?? undefined,
+    clock: { waker: o.timer, leadMs: o.timerLeadMs },
+    log,
+  });
+  process.stdout.write(`${JSON.stringify({ event: 'listening', url: server.url, pid: process.pid })}\n`);
+  log(
+    `listening on ${server.url} (workers ${o.workers}, seed ${o.seed}, cancellation ${o.cancellation}${token ? ', token required' : ''})`,
+  );
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  log(`${signal}: stopping`);
+  await server.close();
+  const rec = server.stats().recorder;
+  log(`stopped${rec ? ` (records: ${rec.written} written, ${rec.dropped} dropped)` : ''}`);
+}

@@ -1,0 +1,133 @@
+// createTargetServer: the target server as a value tests and main.ts both use — an express app around a
+// model WorkerPool on the SystemClock, listening on one host only, with an orderly close.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Cancellation, ModelParams } from '../model/index.ts';
+import pkg from '../package.json' with { type: 'json' };
+import { connectRedis, redactUrl, SystemClock, type SystemClockOptions } from '../runtime/index.ts';
+import { createApp } from './app.ts';
+import { applyPatch, defaultConfig, parseConfigPatch, type RecordTarget } from './config.ts';
+import { TargetOptionsError } from './errors.ts';
+import { createTargetMetrics } from './metrics.ts';
+import { Target } from './target.ts';
+import type { TargetStats } from './target-stats.ts';
+import { throttledLog } from './throttled-log.ts';
+
+/** Options of createTargetServer; every field has a default. */
+export interface TargetServerOptions {
+  /** Interface to bind (default 127.0.0.1); the server listens nowhere else. */
+  host?: string;
+  /** Port (default 0 = any free port). */
+  port?: number;
+  workers?: number;
+  seed?: number;
+  cancellation?: Cancellation;
+  /** Partial model parameters over DEFAULT_MODEL. */
+  model?: Partial<ModelParams>;
+  /** Redis URL for attempt records (redis:// or rediss://); absent = nothing is recorded. */
+  redisUrl?: string;
+  /** The point to record from the start (usually set later with PUT /config). */
+  record?: RecordTarget;
+  /** Bearer token for PUT /config and POST /reset; absent = no check. */
+  token?: string;
+  /** Options of the SystemClock that holds workers. */
+  clock?: SystemClockOptions;
+  /** Where log lines go (default: stderr). Never receives the token. */
+  log?: (message: string) => void;
+}
+
+/** A started target server. */
+export interface TargetServer {
+  /** `http://host:port`. */
+  readonly url: string;
+  readonly app: Express;
+  readonly clock: SystemClock;
+  stats(): TargetStats;
+  /** Stops accepting, ends in-flight work (up to `graceMs`, default 5 s), flushes records, closes Redis. */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** Starts a target server and resolves once it listens. */
+export async function createTargetServer(options: TargetServerOptions = {}): Promise<TargetServer> {
+  const log = options.log ?? ((m: string) => process.stderr.write(`target-server: ${m}\n`));
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new TargetOptionsError(
+      `port must be a whole number in [0, 65535], got ${port}; 0 picks a free port`,
+    );
+  }
+  let config = defaultConfig();
+  try {
+    // The same validation as PUT /config, so a flag and a config body fail with the same words.
+    const patch = parseConfigPatch(
+      dropUndefined({
+        workers: options.workers,
+        seed: options.seed,
+        cancellation: options.cancellation,
+        model: options.model,
+        run: options.record?.run,
+        slug: options.record?.slug,
+      }),
+      'server option',
+    );
+    config = applyPatch(config, patch);
+  } catch (err) {
+    throw new TargetOptionsError((err as Error).message, { cause: err });
+  }
+
+  let redis: Redis | null = null;
+  if (options.redisUrl !== undefined) {
+    const redisLog = throttledLog(log);
+    const label = redactUrl(options.redisUrl);
+    redis = await connectRedis(options.redisUrl, { onError: (m) => redisLog(`redis ${label}: ${m}`) });
+  }
+  const clock = new SystemClock(options.clock);
+  const target = new Target(clock, config, pkg.version, redis, log);
+  const metrics = createTargetMetrics(() => target.stats());
+  target.metrics = metrics;
+  const app = createApp(target, metrics, options.token ?? null);
+
+  const server: Server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, app);
+  // The load generator keeps its connections open for a whole point.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    app,
+    clock,
+    stats: () => target.stats(),
+    close(closeOptions = {}) {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((r) => server.close(() => r()));
+        server.closeIdleConnections();
+        const graceEnd = Date.now() + (closeOptions.graceMs ?? 5_000);
+        while (target.pool.inFlight > 0 && Date.now() < graceEnd) await new Promise((r) => setTimeout(r, 10));
+        server.closeAllConnections();
+        await stopped;
+        await target.closeRecorder();
+        redis?.disconnect();
+        await clock.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}

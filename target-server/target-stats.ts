@@ -1,0 +1,35 @@
+// The shape of GET /stats: the server's state, its counters since the last reset, and the hold-time error.
+
+import type { StreamRecorderStats } from '../runtime/index.ts';
+import type { ServerConfig } from './config.ts';
+import type { HoldErrorSummary } from './hold-time.ts';
+
+/** GET /stats. Counters and utilisation are since the last POST /reset (or start). */
+export interface TargetStats {
+  version: string;
+  config: ServerConfig;
+  queueLength: number;
+  busyWorkers: number;
+  /** Queued + in service (control routes answer 409 while this is > 0). */
+  inFlight: number;
+  sinceResetMs: number;
+  /** Σ worker busy time of ended attempts / (workers × time since reset). */
+  utilisation: number;
+  meanQueueLength: number;
+  maxQueueLength: number;
+  submitted: number;
+  served: number;
+  cancelledQueued: number;
+  cancelledInService: number;
+  /** Client aborts of attempts still queued or in service, in either mode (in `ignore` they change nothing). */
+  cancelRequests: number;
+  badRequests: number;
+  /** Actual − intended hold time of served attempts, ms. */
+  holdErrorMs: HoldErrorSummary;
+  /** CPU this server process used since reset (ms), and as cores (1 = one core busy all the time). */
+  cpu: { userMs: number; systemMs: number; cores: number };
+  /** Share of time the event loop was busy since reset (0..1); near 1 = saturated. */
+  eventLoopUtilisation: number;
+  /** Attempt records of the current point, or null when nothing is recorded. */
+  recorder: (StreamRecorderStats & { key: string }) | null;
+}

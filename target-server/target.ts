@@ -1,0 +1,228 @@
+// The service behind the HTTP routes: a model WorkerPool on the system clock, the model's service times,
+// counters since reset, the hold-time error, and the attempt records of the point being measured.
+
+import { performance } from 'node:perf_hooks';
+import type { Redis } from 'ioredis';
+import {
+  ATTEMPT_FIELDS,
+  type AttemptEnd,
+  type PoolTicket,
+  redisKeys,
+  serviceTimeMs,
+  WorkerPool,
+} from '../model/index.ts';
+import { createStreamRecorder, type StreamRecorder, type SystemClock } from '../runtime/index.ts';
+import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
+import { BadParameterError, BusyError } from './errors.ts';
+import { HoldTimeHistogram } from './hold-time.ts';
+import type { TargetMetrics } from './metrics.ts';
+import type { TargetStats } from './target-stats.ts';
+import { throttledLog } from './throttled-log.ts';
+
+/** What the server measured for one attempt; the /work response is built from it. */
+export interface AttemptResult {
+  ended: AttemptEnd;
+  queueMs: number;
+  /** Measured hold time (end − start); 0 when never started. */
+  serviceMs: number;
+  /** The model's draw for this attempt. */
+  intendedMs: number;
+  worker: number;
+}
+
+/** How long PUT /config waits for the previous point's records to reach Redis. */
+const RECORDER_CLOSE_MS = 10_000;
+
+/** The target's state; one per server. */
+export class Target {
+  readonly pool: WorkerPool;
+  private cfg: ServerConfig;
+  private readonly hold = new HoldTimeHistogram();
+  private resetAt: number;
+  private resetCpu = process.cpuUsage();
+  private resetElu = performance.eventLoopUtilization();
+  private badRequests = 0;
+  private recorder: StreamRecorder | null = null;
+  private recordKey: string | null = null;
+  metrics: TargetMetrics | null = null;
+
+  constructor(
+    readonly clock: SystemClock,
+    initial: ServerConfig,
+    readonly version: string,
+    private readonly redis: Redis | null,
+    private readonly onLog: (message: string) => void,
+  ) {
+    this.cfg = initial;
+    this.pool = new WorkerPool(clock, { workers: initial.workers, cancellation: initial.cancellation });
+    this.resetAt = clock.now();
+    if (initial.record) this.openRecorder(initial);
+  }
+
+  get config(): ServerConfig {
+    return this.cfg;
+  }
+
+  /** Enqueues attempt `attempt` of call `call`; `done` gets the result when the attempt ends. */
+  submit(call: number, attempt: number, done: (r: AttemptResult) => void): PoolTicket {
+    const cfg = this.cfg;
+    const intendedMs = serviceTimeMs(cfg.model, cfg.seed, call, attempt);
+    const enqueueMs = this.clock.now();
+    let startMs = Number.NaN;
+    let worker = -1;
+    return this.pool.submit({
+      serviceMs: intendedMs,
+      onStart(w, now) {
+        worker = w;
+        startMs = now;
+      },
+      onEnd: (ended, now) => {
+        const started = !Number.isNaN(startMs);
+        const held = started ? now - startMs : 0;
+        if (ended === 'served') this.hold.record(held - intendedMs);
+        this.metrics?.attemptEnded(ended);
+        this.recorder?.add(attemptLine(call, attempt, enqueueMs, startMs, now, ended, worker, intendedMs));
+        done({
+          ended,
+          queueMs: (started ? startMs : now) - enqueueMs,
+          serviceMs: held,
+          intendedMs,
+          worker,
+        });
+      },
+    });
+  }
+
+  /** Counts a client abort of an attempt still queued or in service, then cancels its ticket. */
+  cancel(ticket: PoolTicket): void {
+    const before = this.pool.stats().cancelRequests;
+    ticket.cancel();
+    if (this.pool.stats().cancelRequests !== before) this.metrics?.cancelRequested();
+  }
+
+  /** Counts a request refused with 400. */
+  countBadRequest(): void {
+    this.badRequests++;
+    this.metrics?.badRequest();
+  }
+
+  /** Applies PUT /config (only while idle); closes the previous point's recorder first. */
+  async reconfigure(
+    patch: ConfigPatch,
+  ): Promise<{ config: ServerConfig; previous: TargetStats['recorder'] }> {
+    this.assertIdle();
+    const next = applyPatch(this.cfg, patch);
+    if (next.record && this.redis === null) {
+      throw new BadParameterError(
+        'run',
+        'PUT /config: run/slug ask for attempt records but the server was started without --redis URL',
+      );
+    }
+    this.pool.reconfigure({ workers: next.workers, cancellation: next.cancellation });
+    this.cfg = next;
+    let previous: TargetStats['recorder'] = null;
+    const nextKey = next.record ? redisKeys(next.record.run, next.record.slug).attempts : null;
+    if (nextKey !== this.recordKey) {
+      previous = await this.closeRecorder();
+      if (next.record) this.openRecorder(next);
+    }
+    return { config: next, previous };
+  }
+
+  /** POST /reset: zero counters, utilisation and the hold-time histogram (only while idle). */
+  reset(): void {
+    this.assertIdle();
+    this.pool.resetStats();
+    this.hold.reset();
+    this.badRequests = 0;
+    this.resetAt = this.clock.now();
+    this.resetCpu = process.cpuUsage();
+    this.resetElu = performance.eventLoopUtilization();
+  }
+
+  stats(): TargetStats {
+    const p = this.pool.stats();
+    const elapsed = this.clock.now() - this.resetAt;
+    const workers = this.cfg.workers;
+    const cpu = process.cpuUsage(this.resetCpu);
+    return {
+      version: this.version,
+      config: this.cfg,
+      queueLength: this.pool.queueLength,
+      busyWorkers: this.pool.busyWorkers,
+      inFlight: this.pool.inFlight,
+      sinceResetMs: elapsed,
+      utilisation: elapsed > 0 ? p.busyMs / (workers * elapsed) : 0,
+      meanQueueLength: elapsed > 0 ? p.queueAreaMs / elapsed : 0,
+      maxQueueLength: p.maxQueueLength,
+      submitted: p.submitted,
+      served: p.served,
+      cancelledQueued: p.cancelledQueued,
+      cancelledInService: p.cancelledInService,
+      cancelRequests: p.cancelRequests,
+      badRequests: this.badRequests,
+      holdErrorMs: this.hold.summary(),
+      cpu: {
+        userMs: cpu.user / 1000,
+        systemMs: cpu.system / 1000,
+        cores: elapsed > 0 ? (cpu.user + cpu.system) / 1000 / elapsed : 0,
+      },
+      eventLoopUtilisation: performance.eventLoopUtilization(this.resetElu).utilization,
+      recorder: this.recorder && this.recordKey ? { key: this.recordKey, ...this.recorder.stats() } : null,
+    };
+  }
+
+  /** Flushes and closes the recorder (bounded wait); returns its final counters. */
+  async closeRecorder(timeoutMs = RECORDER_CLOSE_MS): Promise<TargetStats['recorder']> {
+    const rec = this.recorder;
+    const key = this.recordKey;
+    if (rec === null || key === null) return null;
+    this.recorder = null;
+    this.recordKey = null;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((r) => {
+      timer = setTimeout(() => r('timeout'), timeoutMs);
+    });
+    const outcome = await Promise.race([rec.close().then(() => 'ok' as const), timedOut]);
+    clearTimeout(timer);
+    const s = rec.stats();
+    if (outcome === 'timeout') {
+      this.onLog(
+        `attempt records of ${key}: ${s.buffered} still unwritten after ${timeoutMs} ms (Redis down?)`,
+      );
+    }
+    return { key, ...s };
+  }
+
+  private openRecorder(cfg: ServerConfig): void {
+    if (!cfg.record || this.redis === null) return;
+    const key = redisKeys(cfg.record.run, cfg.record.slug).attempts;
+    this.recorder = createStreamRecorder(this.redis, key, { onError: throttledLog(this.onLog) });
+    this.recordKey = key;
+  }
+
+  private assertIdle(): void {
+    const n = this.pool.inFlight;
+    if (n > 0) throw new BusyError(n);
+  }
+}
+
+/** One attempts-stream line in ATTEMPT_FIELDS order (times in ms, 3 decimals; start empty if never started). */
+export function attemptLine(
+  call: number,
+  attempt: number,
+  enqueueMs: number,
+  startMs: number,
+  endMs: number,
+  ended: AttemptEnd,
+  worker: number,
+  serviceMs: number,
+): string {
+  const start = Number.isNaN(startMs) ? '' : startMs.toFixed(3);
+  return `${call},${attempt},${enqueueMs.toFixed(3)},${start},${endMs.toFixed(3)},${ended},${worker},${serviceMs.toFixed(3)}`;
+}
+
+// The line above is written by hand for speed; this guards its column order against the contract.
+if (ATTEMPT_FIELDS.join(',') !== 'call,attempt,enqueue_ms,start_ms,end_ms,ended,worker,service_ms') {
+  throw new Error('target-server/target.ts: ATTEMPT_FIELDS changed; update attemptLine to match');
+}
