@@ -1,8 +1,20 @@
 // The hedgebench CLI: one yargs program; each part contributes its command module.
 import yargs, { type Argv, type CommandModule } from 'yargs';
+import { compareCommand, reportCommand } from '../analysis/index.ts';
+import { loadgenCommand } from '../loadgen/index.ts';
+import { simulateCommand } from '../simulator/index.ts';
+import { targetServerCommand } from '../target-server/index.ts';
+import { runCommand } from './run-command.ts';
 
 // Each part exports one yargs CommandModule from its own command.ts; list them here.
-const commands: CommandModule[] = [];
+const commands: CommandModule[] = [
+  runCommand as unknown as CommandModule,
+  simulateCommand as unknown as CommandModule,
+  targetServerCommand as CommandModule,
+  compareCommand as unknown as CommandModule,
+  reportCommand as unknown as CommandModule,
+  loadgenCommand as unknown as CommandModule,
+];
 
 /** Builds the CLI for the given argv (without the node and script names). */
 export function createCli(argv: string[]): Argv {

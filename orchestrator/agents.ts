@@ -1,0 +1,106 @@
+// The agents of a run, brought up in a safe order and always brought down: hosts opened, leftovers of a
+// killed run stopped, Node checked and bundles deployed, Redis started (or reached), target started.
+import { AgentRegistry, reapAgents } from './agent-registry.ts';
+import { type Deployed, deployAgent } from './deploy.ts';
+import { freePort } from './free-port.ts';
+import { type Host, type HostsFile, isRedisUrl, openHosts, type RunHosts } from './hosts/index.ts';
+import { type RedisService, startRedis, useRedisUrl } from './redis-service.ts';
+import type { RunFolder } from './run-folder.ts';
+import { TargetAgent } from './target-agent.ts';
+
+/** What a run's agents need to know. */
+export interface AgentsOptions {
+  folder: RunFolder;
+  hostsFile: HostsFile | undefined;
+  /** An existing Redis to use instead of the hosts' (e.g. `--redis`). */
+  redisUrl?: string;
+  durableRedis: boolean;
+  workers: number;
+  seed: number;
+  say: (text: string) => void;
+}
+
+/** The running agents; fields fill in as `up()` proceeds, so `down()` stops whatever was started. */
+export class Agents {
+  readonly registry: AgentRegistry;
+  hosts: RunHosts | undefined;
+  loadgen: Deployed | undefined;
+  redis: RedisService | undefined;
+  target: TargetAgent | undefined;
+
+  constructor(private readonly o: AgentsOptions) {
+    this.registry = new AgentRegistry(o.folder.agentsPath);
+  }
+
+  /** Opens the hosts and stops what a killed run left behind. */
+  async open(): Promise<RunHosts> {
+    const hosts = await openHosts(this.o.hostsFile, this.o.folder.dir);
+    this.hosts = hosts;
+    for (const a of await reapAgents(this.registry, hostMap(hosts))) {
+      this.o.say(
+        `hedgebench: stopped a ${a.role} agent (pid ${a.pid} on ${a.host}) that an earlier, killed run left behind`,
+      );
+      this.o.folder.event('agent-reaped', { role: a.role, host: a.host, pid: a.pid });
+    }
+    return hosts;
+  }
+
+  /** Checks Node and copies the bundles first (an unreachable host fails here, before anything starts). */
+  async deploy(): Promise<Deployed> {
+    const hosts = this.hosts!;
+    const local = hosts.mode === 'local';
+    const [target, loadgen] = await Promise.all([
+      deployAgent(hosts.target, 'target', local),
+      deployAgent(hosts.loadgen, 'loadgen', local),
+    ]);
+    this.loadgen = loadgen;
+    this.targetDeployed = target;
+    return loadgen;
+  }
+  private targetDeployed: Deployed | undefined;
+
+  /** Starts (or reaches) Redis, then the target server. */
+  async start(): Promise<{ redis: RedisService; target: TargetAgent }> {
+    const hosts = this.hosts!;
+    const redis = await this.startRedis(hosts);
+    this.redis = redis;
+    const target = await TargetAgent.start({
+      host: hosts.target,
+      deployed: this.targetDeployed!,
+      port: hosts.targetPort ?? (await freePort(hosts.target.address)),
+      redisUrl: redis.url,
+      workers: this.o.workers,
+      seed: this.o.seed,
+      registry: this.registry,
+    });
+    this.target = target;
+    this.o.folder.event('agents-started', { target: target.url, redis: redis.display });
+    return { redis, target };
+  }
+
+  /** Stops every agent this run started (and any still recorded), then closes the hosts. Never throws. */
+  async down(): Promise<void> {
+    await this.target?.dispose().catch(() => {});
+    await this.redis?.stop().catch(() => {});
+    if (this.hosts) await reapAgents(this.registry, hostMap(this.hosts)).catch(() => []);
+    await this.hosts?.close().catch(() => {});
+  }
+
+  private async startRedis(hosts: RunHosts): Promise<RedisService> {
+    if (this.o.redisUrl) return useRedisUrl(this.o.redisUrl);
+    if (isRedisUrl(hosts.redis)) return useRedisUrl(hosts.redis.url);
+    const host = hosts.redis;
+    const port = hosts.redisPort ?? (await freePort(host.address));
+    return startRedis(host, { port, registry: this.registry, durable: this.o.durableRedis });
+  }
+}
+
+/** Hosts by name (each role's Host has its own name, even when two roles share a machine). */
+function hostMap(hosts: RunHosts): Map<string, Host> {
+  const m = new Map<string, Host>([
+    [hosts.target.name, hosts.target],
+    [hosts.loadgen.name, hosts.loadgen],
+  ]);
+  if (!isRedisUrl(hosts.redis)) m.set(hosts.redis.name, hosts.redis);
+  return m;
+}

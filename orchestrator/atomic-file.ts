@@ -1,0 +1,81 @@
+// Durable file writes: a reader (or a resumed run) sees the old file or the new one, never half of one.
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** Flushes a folder's entry table, so a rename inside it survives a crash. */
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some file systems refuse fsync on a folder; the rename is still atomic there.
+  }
+}
+
+/** Writes `content` to a temp file next to `path`, fsyncs it, renames it over `path`, fsyncs the folder. */
+export function writeFileAtomicSync(path: string, content: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w', 0o644);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {}
+    throw err;
+  }
+  fsyncDir(dirname(path));
+}
+
+/** A file written piece by piece under a temp name and published by `commit()` (fsync + rename). */
+export class AtomicWriter {
+  readonly tmp: string;
+  private fh: Awaited<ReturnType<typeof open>> | undefined;
+
+  private constructor(readonly path: string) {
+    this.tmp = `${path}.tmp-${process.pid}`;
+  }
+
+  /** Opens the temp file for `path`. */
+  static async open(path: string): Promise<AtomicWriter> {
+    const w = new AtomicWriter(path);
+    w.fh = await open(w.tmp, 'w', 0o644);
+    return w;
+  }
+
+  /** Appends text. */
+  async write(text: string): Promise<void> {
+    if (!this.fh) throw new Error(`AtomicWriter: ${this.path} is already closed`);
+    await this.fh.write(text);
+  }
+
+  /** Flushes the temp file to disk and renames it to the final name. */
+  async commit(): Promise<void> {
+    if (!this.fh) throw new Error(`AtomicWriter: ${this.path} is already closed`);
+    await this.fh.sync();
+    await this.fh.close();
+    this.fh = undefined;
+    await rename(this.tmp, this.path);
+    fsyncDir(dirname(this.path));
+  }
+
+  /** Drops the temp file (after an error); the final file is untouched. */
+  async abort(): Promise<void> {
+    if (this.fh) {
+      await this.fh.close().catch(() => {});
+      this.fh = undefined;
+    }
+    await unlink(this.tmp).catch(() => {});
+  }
+}

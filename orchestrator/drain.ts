@@ -1,0 +1,101 @@
+// Moves a finished point out of Redis: streams → raw/<slug>.*.csv (temp file, fsync, rename), the status
+// hash → raw/<slug>.status.json, and only once all of that is on disk, DEL of the point's keys.
+import type { Redis } from 'ioredis';
+import { ATTEMPT_FIELDS, CALL_FIELDS, redisKeys } from '../model/index.ts';
+import { AtomicWriter, writeFileAtomicSync } from './atomic-file.ts';
+
+/** Entries fetched per XRANGE: big enough to amortise the round trip, small enough to bound memory. */
+const CHUNK = 5_000;
+
+/** What was moved to disk. */
+export interface DrainResult {
+  calls: number;
+  attempts: number;
+  /** The status hash with `summary` parsed (null when the point never wrote one). */
+  status: Record<string, unknown> | null;
+}
+
+/** Copies a stream's `r` values, in order, under `header`, into `path` (atomic). Returns the line count. */
+export async function drainStream(redis: Redis, key: string, path: string, header: string): Promise<number> {
+  const out = await AtomicWriter.open(path);
+  let n = 0;
+  try {
+    await out.write(`${header}\n`);
+    let start = '-';
+    for (;;) {
+      const entries = await redis.xrange(key, start, '+', 'COUNT', CHUNK);
+      if (entries.length === 0) break;
+      let text = '';
+      for (const [, fields] of entries) {
+        // One field `r` per entry (model/records.ts); look it up rather than trust its position.
+        for (let i = 0; i + 1 < fields.length; i += 2) {
+          if (fields[i] === 'r') {
+            text += `${fields[i + 1]}\n`;
+            n++;
+            break;
+          }
+        }
+      }
+      await out.write(text);
+      if (entries.length < CHUNK) break;
+      start = `(${entries[entries.length - 1][0]}`;
+    }
+    await out.commit();
+    return n;
+  } catch (err) {
+    await out.abort();
+    throw err;
+  }
+}
+
+/** The status hash with its `summary` field parsed from JSON (kept as text if it is not JSON). */
+export function parseStatusHash(h: Record<string, string>): Record<string, unknown> | null {
+  if (Object.keys(h).length === 0) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (k === 'summary') {
+      try {
+        out[k] = JSON.parse(v);
+      } catch {
+        out[k] = v;
+      }
+    } else {
+      const num = Number(v);
+      out[k] = v !== '' && Number.isFinite(num) && k !== 'error' && k !== 'state' ? num : v;
+    }
+  }
+  return out;
+}
+
+/** Where a point's data goes. */
+export interface DrainTarget {
+  calls: string;
+  attempts: string;
+  status: string;
+}
+
+/**
+ * Drains one point to disk, then deletes its keys. Nothing is deleted unless every file was written.
+ * `extra` fields (e.g. the target's recorder counters) are added to status.json.
+ */
+export async function drainPoint(
+  redis: Redis,
+  run: string,
+  slug: string,
+  to: DrainTarget,
+  extra: Record<string, unknown> = {},
+): Promise<DrainResult> {
+  const keys = redisKeys(run, slug);
+  const calls = await drainStream(redis, keys.calls, to.calls, CALL_FIELDS.join(','));
+  const attempts = await drainStream(redis, keys.attempts, to.attempts, ATTEMPT_FIELDS.join(','));
+  const status = parseStatusHash(await redis.hgetall(keys.status));
+  writeFileAtomicSync(to.status, `${JSON.stringify({ ...(status ?? {}), ...extra }, null, 2)}\n`);
+  await redis.del(keys.calls, keys.attempts, keys.status);
+  return { calls, attempts, status };
+}
+
+/** True when any key of the point exists (left behind by an interrupted run). */
+export async function pointHasKeys(redis: Redis, run: string, slug: string): Promise<boolean> {
+  const k = redisKeys(run, slug);
+  return (await redis.exists(k.calls, k.attempts, k.status)) > 0;
+}

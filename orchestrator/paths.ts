@@ -1,0 +1,30 @@
+// Where hedgebench's own files are: the package root, the agent bundles and the default matrix.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The package root. Both this source file (orchestrator/paths.ts) and the CLI bundle
+ * (dist/hedgebench.mjs) sit one folder below it.
+ */
+export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The single-file agent bundles a host needs (built by `npm run build`). */
+export const AGENT_BUNDLES = {
+  target: join(PACKAGE_ROOT, 'dist', 'target-server.mjs'),
+  loadgen: join(PACKAGE_ROOT, 'dist', 'loadgen.mjs'),
+} as const;
+
+/** The matrix `hedgebench run` uses without --matrix: experiments/quick.json (cwd first, then the package). */
+export function defaultMatrixPath(cwd = process.cwd()): string {
+  const here = resolve(cwd, 'experiments', 'quick.json');
+  return existsSync(here) ? here : join(PACKAGE_ROOT, 'experiments', 'quick.json');
+}
+
+/** The default run folder: results/<yyyymmdd-hhmmss>-<matrix name> under cwd (local time). */
+export function defaultRunDir(matrixName: string, now = new Date(), cwd = process.cwd()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+  const safe = matrixName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '') || 'run';
+  return resolve(cwd, 'results', `${stamp}-${safe}`);
+}

@@ -1,0 +1,105 @@
+// The run plan: the matrix's points in run order, each with its key, slug and expected duration.
+import { readFile } from 'node:fs/promises';
+import {
+  arrivalRatePerMs,
+  calibrationPoint,
+  expandMatrix,
+  type Matrix,
+  MatrixInvalidError,
+  overrideMatrix,
+  type Point,
+  parseMatrix,
+  pointKey,
+  pointSlug,
+} from '../model/index.ts';
+import type { PointEntry } from './manifest.ts';
+
+/** One point of the plan. */
+export interface PlannedPoint {
+  /** 0-based position in run order. */
+  index: number;
+  point: Point;
+  key: string;
+  slug: string;
+  calibration: boolean;
+  /** calls / λ: how long the load generator's schedule lasts, ms. */
+  expectedMs: number;
+}
+
+/** Reads and validates a matrix file, then applies --calls / --seed. Errors name the file and the field. */
+export async function loadMatrixFile(
+  path: string,
+  o: { calls?: number; seed?: number } = {},
+): Promise<Matrix> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new MatrixInvalidError(
+      `matrix file ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pass --matrix with the path of a JSON matrix, e.g. experiments/quick.json`,
+      [`(file): cannot be read`],
+      { cause: err },
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new MatrixInvalidError(
+      `matrix file ${path} is not valid JSON (${(err as Error).message}); fix the syntax`,
+      ['(file): not JSON'],
+      { cause: err },
+    );
+  }
+  const m = parseMatrix(json, `matrix file ${path}`);
+  return o.calls === undefined && o.seed === undefined ? m : overrideMatrix(m, o);
+}
+
+/** The points of a matrix in run order: the calibration point first (if any), then the matrix's order. */
+export function planPoints(m: Matrix): PlannedPoint[] {
+  const cal = calibrationPoint(m);
+  const points = [
+    ...(cal ? [{ p: cal, calibration: true }] : []),
+    ...expandMatrix(m).map((p) => ({ p, calibration: false })),
+  ];
+  const plan = points.map(({ p, calibration }, index) => ({
+    index,
+    point: p,
+    key: pointKey(p),
+    slug: pointSlug(p),
+    calibration,
+    expectedMs: p.calls / arrivalRatePerMs(p.load, p.model),
+  }));
+  // Slugs name files and Redis keys: two names that differ only in punctuation would overwrite each other.
+  const bySlug = new Map<string, string>();
+  const clashes: string[] = [];
+  for (const pp of plan) {
+    const other = bySlug.get(pp.slug);
+    if (other !== undefined && other !== pp.point.config.name) {
+      clashes.push(
+        `configs: ${JSON.stringify(other)} and ${JSON.stringify(pp.point.config.name)} both become the file name ${pp.slug}; rename one so they differ in letters or digits`,
+      );
+    }
+    bySlug.set(pp.slug, pp.point.config.name);
+  }
+  if (clashes.length > 0) {
+    throw new MatrixInvalidError(`the matrix is not usable:\n  - ${clashes.join('\n  - ')}`, clashes);
+  }
+  return plan;
+}
+
+/** The manifest entry of a planned point that has not run yet. */
+export function pendingEntry(pp: PlannedPoint): PointEntry {
+  const p = pp.point;
+  return {
+    key: pp.key,
+    slug: pp.slug,
+    config: p.config.name,
+    load: p.load,
+    cancellation: p.cancellation,
+    seed: p.seed,
+    calls: p.calls,
+    calibration: pp.calibration,
+    state: 'pending',
+  };
+}

@@ -1,0 +1,58 @@
+// What `createRun` takes and what a run gives back: the options of `hedgebench run` (plus knobs for tests),
+// the Run handle, and the outcome.
+import type { PlannedPoint } from './plan.ts';
+import type { PointTiming } from './point-runner.ts';
+import type { ProgressSink } from './progress.ts';
+
+/** Options of createRun (the `hedgebench run` options, plus knobs for tests). */
+export interface RunOptions {
+  /** Matrix JSON (default experiments/quick.json). Not with `resume`. */
+  matrixFile?: string;
+  /** Hosts JSON; absent = everything on this machine (the embedded default). */
+  hostsFile?: string;
+  /** Calls per point (overrides the matrix). */
+  calls?: number;
+  /** One seed instead of the matrix's seeds. */
+  seed?: number;
+  /** Run folder (default results/<yyyymmdd-hhmmss>-<matrix name>). */
+  out?: string;
+  /** Continue the run in this folder: skip done points, re-run pending ones. */
+  resume?: string;
+  /** Use this Redis instead of starting one (or the hosts file's). */
+  redisUrl?: string;
+  /** Start redis-server with an append-only file, so a Redis restart mid-point loses nothing. */
+  durableRedis?: boolean;
+  /** Run compare + report at the end (default true). */
+  analyse?: boolean;
+  cwd?: string;
+  /** Progress and messages (default process.stderr). */
+  stderr?: ProgressSink;
+  /** The end-of-run summary (default process.stdout). */
+  stdout?: { write(text: string): unknown };
+  timing?: Partial<PointTiming>;
+}
+
+/** How a run ended. */
+export interface RunOutcome {
+  runDir: string;
+  /** 0 every point done; 1 some failed; 130 / 143 interrupted by SIGINT / SIGTERM. */
+  exitCode: number;
+  done: number;
+  failed: number;
+  pending: number;
+  interrupted: string | null;
+  /** The command that continues the run, when points are left. */
+  resumeCommand: string | null;
+  /** The end-of-run summary (also printed to stdout). */
+  summary: string;
+}
+
+/** A prepared run. */
+export interface Run {
+  readonly runDir: string;
+  readonly plan: readonly PlannedPoint[];
+  /** Measures every pending point, then cleans up; resolves with the outcome (throws only for setup errors). */
+  execute(): Promise<RunOutcome>;
+  /** Stops the current point and the run (SIGINT/SIGTERM); what was written is kept. */
+  interrupt(signal: string): void;
+}

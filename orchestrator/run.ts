@@ -1,0 +1,288 @@
+// A run: the matrix's points measured on real agents and simulated, written to results/<run>/. createRun
+// validates everything it can before touching a host; execute() does the work and always cleans up.
+import { relative, resolve } from 'node:path';
+import type { PointRow } from '../analysis/row.ts';
+import { type Matrix, parseMatrix } from '../model/index.ts';
+import { Agents } from './agents.ts';
+import { finishAnalysis, realRow } from './analysis-bridge.ts';
+import { ResumeError, RunOptionError } from './errors.ts';
+import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
+import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
+import type { Manifest } from './manifest.ts';
+import { defaultMatrixPath, defaultRunDir } from './paths.ts';
+import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
+import { DEFAULT_POINT_TIMING, measurePoint, type PointDeps } from './point-runner.ts';
+import { ProgressReporter } from './progress.ts';
+import { RunFolder } from './run-folder.ts';
+import { acquireRunLock } from './run-lock.ts';
+import type { Run, RunOptions, RunOutcome } from './run-options.ts';
+import { RunProgress } from './run-progress.ts';
+import { RunRecord, rowKey } from './run-record.ts';
+import { simulatePlan } from './sim-rows.ts';
+import { formatRunSummary } from './summary.ts';
+
+/** Validates the options, the matrix, the hosts file and the results folder; starts nothing yet. */
+export async function createRun(o: RunOptions): Promise<Run> {
+  const cwd = o.cwd ?? process.cwd();
+  let folder: RunFolder;
+  let matrix: Matrix;
+  let manifest: Manifest | null = null;
+  let matrixFile: string | null = null;
+  let hostsPath = o.hostsFile === undefined ? undefined : resolve(cwd, o.hostsFile);
+  if (o.resume !== undefined) {
+    const clash = (['matrixFile', 'calls', 'seed', 'out'] as const).filter((k) => o[k] !== undefined);
+    if (clash.length > 0) {
+      throw new RunOptionError(
+        `--resume continues a run exactly as it was planned; drop ${clash.map((k) => `--${k === 'matrixFile' ? 'matrix' : k}`).join(', ')}`,
+      );
+    }
+    folder = new RunFolder(resolve(cwd, o.resume));
+    if (!folder.hasManifest()) {
+      throw new ResumeError(
+        `${folder.dir} has no manifest.json; --resume needs the folder of a run hedgebench started (results/<run>)`,
+      );
+    }
+    manifest = folder.readManifest();
+    matrix = parseMatrix(manifest.matrix, `${folder.manifestPath} (field "matrix")`);
+    matrixFile = manifest.sources.matrixFile;
+    hostsPath ??= manifest.sources.hostsFile ?? undefined;
+  } else {
+    matrixFile = resolve(cwd, o.matrixFile ?? defaultMatrixPath(cwd));
+    matrix = await loadMatrixFile(matrixFile, { calls: o.calls, seed: o.seed });
+    folder = new RunFolder(
+      o.out === undefined ? defaultRunDir(matrix.name, new Date(), cwd) : resolve(cwd, o.out),
+    );
+    if (folder.hasManifest()) {
+      throw new RunOptionError(
+        `${folder.dir} already holds a run; continue it with --resume ${folder.dir}, or choose another --out`,
+      );
+    }
+  }
+  const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
+  const plan = planPoints(matrix);
+  if (manifest) {
+    const planned = plan.map((p) => p.key).join('\n');
+    if (manifest.points.map((p) => p.key).join('\n') !== planned) {
+      throw new ResumeError(
+        `${folder.manifestPath}: its points do not match its matrix; the folder was edited or written by another hedgebench version`,
+      );
+    }
+  }
+  const states = new Map(manifest?.points.map((p) => [p.key, p.state]) ?? []);
+  const callsLeft = plan
+    .filter((p) => (states.get(p.key) ?? 'pending') === 'pending')
+    .reduce((n, p) => n + p.point.calls, 0);
+  folder.preflight(callsLeft);
+  return new RunImpl(
+    o,
+    cwd,
+    folder,
+    matrix,
+    plan,
+    manifest,
+    { matrixFile, hostsFile: hostsPath ?? null },
+    hostsFile,
+  );
+}
+
+class RunImpl implements Run {
+  private readonly abort = new AbortController();
+  private interruptedBy: string | null = null;
+  private readonly reporter: ProgressReporter;
+  readonly runDir: string;
+
+  constructor(
+    private readonly o: RunOptions,
+    private readonly cwd: string,
+    private readonly folder: RunFolder,
+    private readonly matrix: Matrix,
+    readonly plan: readonly PlannedPoint[],
+    private readonly manifest: Manifest | null,
+    private readonly sources: Manifest['sources'],
+    private readonly hostsFile: HostsFile | undefined,
+  ) {
+    this.runDir = folder.dir;
+    this.reporter = new ProgressReporter(o.stderr ?? process.stderr);
+  }
+
+  interrupt(signal: string): void {
+    if (this.interruptedBy) return;
+    this.interruptedBy = signal;
+    this.say(`hedgebench: ${signal}: stopping the current point and every agent; keeping what is written`);
+    this.abort.abort(`interrupted by ${signal}`);
+  }
+
+  private say(text: string): void {
+    this.reporter.message(text);
+  }
+
+  async execute(): Promise<RunOutcome> {
+    const t0 = Date.now();
+    const folder = this.folder;
+    const release = await acquireRunLock(folder.lockPath);
+    let record: RunRecord;
+    try {
+      record = new RunRecord(folder, this.plan, this.manifest ?? (await this.newManifest()));
+    } catch (err) {
+      release();
+      throw err;
+    }
+    const agents = new Agents({
+      folder,
+      hostsFile: this.hostsFile,
+      redisUrl: this.o.redisUrl,
+      durableRedis: this.o.durableRedis ?? false,
+      workers: this.matrix.model.workers,
+      seed: this.matrix.seeds[0],
+      say: (t) => this.say(t),
+    });
+    let setupError: unknown;
+    try {
+      record.open(this.manifest ? 'run-resume' : 'run-start');
+      const hosts = await agents.open();
+      record.manifest.hosts = hosts.mode === 'local' ? 'local' : hosts.describe();
+      const pending = record.pending();
+      this.say(
+        `hedgebench: run ${folder.name}: ${pending.length} of ${this.plan.length} points to measure (${hosts.mode === 'local' ? 'everything on this machine' : 'hosts over SSH'}); results in ${this.display(folder.dir)}/`,
+      );
+      const loadgen = await agents.deploy();
+      const sim = await simulatePlan(this.plan, folder.simPath);
+      const { redis, target } = await agents.start();
+      record.manifest.versions.redisServer = redis.version;
+      record.save();
+      await this.measure(pending, record, sim, { hosts, loadgen, redis, target, registry: agents.registry });
+    } catch (err) {
+      setupError = err;
+    } finally {
+      this.reporter.clear();
+      await agents.down();
+    }
+    const { done, failed, pending } = record.counts();
+    const exitCode = this.interruptedBy
+      ? this.interruptedBy === 'SIGTERM'
+        ? 143
+        : 130
+      : failed > 0 || pending > 0
+        ? 1
+        : 0;
+    record.close(exitCode);
+    release();
+    const resumeCommand = pending > 0 ? `hedgebench run --resume ${this.display(folder.dir)}` : null;
+    if (setupError) {
+      if (resumeCommand)
+        this.say(
+          `hedgebench: nothing more was measured; after fixing the cause, continue with: ${resumeCommand}`,
+        );
+      throw setupError;
+    }
+    let analysis: { line: string | null; files: string[] } = { line: null, files: [] };
+    if (!this.interruptedBy && done > 0 && this.o.analyse !== false) {
+      analysis = await finishAnalysis(folder.dir).catch((err: Error) => {
+        this.say(`hedgebench: the comparison could not be written: ${err.message}`);
+        return { line: null, files: [] };
+      });
+    }
+    const summary = formatRunSummary({
+      name: this.matrix.name,
+      runDir: this.display(folder.dir),
+      entries: record.manifest.points,
+      rows: withPendingSims(folder.readPoints(), folder.readSim()),
+      elapsedMs: Date.now() - t0,
+      exitCode,
+      comparisonLine: analysis.line,
+      extraFiles: analysis.files,
+      resumeCommand,
+    });
+    this.reporter.clear();
+    (this.o.stdout ?? process.stdout).write(`\n${summary}`);
+    return {
+      runDir: folder.dir,
+      exitCode,
+      done,
+      failed,
+      pending,
+      interrupted: this.interruptedBy,
+      resumeCommand,
+      summary,
+    };
+  }
+
+  /** Measures the pending points one by one until done or interrupted. */
+  private async measure(
+    pending: PlannedPoint[],
+    record: RunRecord,
+    sim: Map<string, PointRow>,
+    a: Pick<PointDeps, 'redis' | 'target' | 'loadgen' | 'registry'> & { hosts: RunHosts },
+  ): Promise<void> {
+    const folder = this.folder;
+    const progress = new RunProgress(this.reporter, pending);
+    const timing = { ...DEFAULT_POINT_TIMING, ...this.o.timing };
+    for (const pp of pending) {
+      if (this.abort.signal.aborted) break;
+      record.started(pp);
+      progress.startPoint(pp);
+      const outcome = await measurePoint(pp, {
+        ...a,
+        folder,
+        run: folder.name,
+        loadgenHost: a.hosts.loadgen,
+        timing,
+        signal: this.abort.signal,
+        onStatus: (s, ms) => progress.status(s, ms),
+        note: (text) => {
+          this.say(`hedgebench: ${text}`);
+          folder.event('note', { key: pp.key, text });
+        },
+      });
+      progress.endPoint();
+      if (outcome.kind === 'interrupted') {
+        record.interrupted(pp, outcome.reason);
+        break;
+      }
+      let reason = outcome.kind === 'failed' ? outcome.reason : null;
+      let real: PointRow | null = null;
+      if (reason === null) {
+        try {
+          real = realRow(folder.dir, record.entry(pp), this.matrix);
+        } catch (err) {
+          reason = `its raw files could not be turned into a row: ${(err as Error).message}`;
+        }
+      }
+      const calls = outcome.kind === 'failed' ? (outcome.drained?.calls ?? 0) : outcome.drained.calls;
+      record.finished(pp, sim.get(pp.key), real, reason, {
+        calls,
+        phasesMs: outcome.kind === 'done' ? outcome.phases : undefined,
+      });
+      const at = `[${progress.position}/${pending.length}] ${pp.key}`;
+      this.say(reason === null ? `${at}: done (${calls} calls measured)` : `${at}: FAILED: ${reason}`);
+    }
+  }
+
+  /** A path relative to cwd when it is inside cwd (shorter to read and to paste). */
+  private display(path: string): string {
+    const rel = relative(this.cwd, path);
+    return rel && !rel.startsWith('..') ? rel : path;
+  }
+
+  private async newManifest(): Promise<Manifest> {
+    return {
+      version: 1,
+      run: this.folder.name,
+      createdAt: new Date().toISOString(),
+      gitCommit: await gitCommit(),
+      node: process.version,
+      versions: { hedgebench: hedgebenchVersion(), redisServer: null },
+      machine: machineFacts(),
+      matrix: this.matrix,
+      sources: this.sources,
+      hosts: this.hostsFile ? {} : 'local',
+      points: this.plan.map(pendingEntry),
+    };
+  }
+}
+
+/** points.csv rows plus the cached simulated row of every point that has none there (pending, interrupted). */
+function withPendingSims(rows: PointRow[], sims: PointRow[]): PointRow[] {
+  const have = new Set(rows.filter((r) => r.source === 'sim').map(rowKey));
+  return [...rows, ...sims.filter((r) => !have.has(rowKey(r)))];
+}

@@ -1,0 +1,133 @@
+// The target server as an agent: started on its host with the run's token in a 0600 file, watched, restarted
+// when it died, stopped at the end.
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentRegistry } from './agent-registry.ts';
+import type { Deployed } from './deploy.ts';
+import { AgentStartError } from './errors.ts';
+import type { Host } from './hosts/index.ts';
+import { TargetClient } from './target-client.ts';
+
+/** Options of startTarget. */
+export interface TargetAgentOptions {
+  host: Host;
+  deployed: Deployed;
+  port: number;
+  redisUrl: string;
+  workers: number;
+  seed: number;
+  registry: AgentRegistry;
+  healthTimeoutMs?: number;
+}
+
+/** A new random token for a run's control routes (hex, 256 bits). */
+export function newToken(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** A running target server. */
+export class TargetAgent {
+  private constructor(
+    private readonly o: TargetAgentOptions,
+    readonly url: string,
+    readonly client: TargetClient,
+    private pidNow: number,
+  ) {}
+
+  /** Writes the token file, starts the server and waits for /health. */
+  static async start(o: TargetAgentOptions): Promise<TargetAgent> {
+    const token = newToken();
+    const a = o.host.address;
+    const url = `http://${a.includes(':') ? `[${a}]` : a}:${o.port}`;
+    const agent = new TargetAgent(o, url, new TargetClient(url, token), 0);
+    await o.host.writeFile('target.token', `${token}\n`, 0o600);
+    await agent.launch();
+    return agent;
+  }
+
+  get pid(): number {
+    return this.pidNow;
+  }
+
+  private async launch(): Promise<void> {
+    const { host, deployed } = this.o;
+    const argv = [
+      deployed.node,
+      deployed.bundle,
+      '--host',
+      host.address,
+      '--port',
+      String(this.o.port),
+      '--workers',
+      String(this.o.workers),
+      '--seed',
+      String(this.o.seed),
+      '--cancellation',
+      'ignore',
+      '--token-file',
+      `${host.workDir}/target.token`,
+    ];
+    // The Redis URL may hold a password: the environment keeps it off the command line.
+    const { pid } = await host.start(argv, {
+      name: 'target',
+      env: { HEDGEBENCH_REDIS_URL: this.o.redisUrl },
+    });
+    this.pidNow = pid;
+    this.o.registry.add({ role: 'target', host: host.name, pid, match: 'target-server' });
+    const deadline = Date.now() + (this.o.healthTimeoutMs ?? 20_000);
+    while (Date.now() < deadline) {
+      if (await this.client.healthy(1_000)) return;
+      if (!(await host.isAlive(pid))) {
+        this.o.registry.remove(host.name, pid);
+        throw new AgentStartError(
+          `host ${host.name}: the target server exited at start: ${await this.logTail()}`,
+        );
+      }
+      await sleep(100);
+    }
+    await this.stop();
+    throw new AgentStartError(
+      `host ${host.name}: the target server did not answer ${this.url}/health within ${this.o.healthTimeoutMs ?? 20_000} ms: ${await this.logTail()}`,
+    );
+  }
+
+  /** True while the process exists. */
+  async isAlive(): Promise<boolean> {
+    return this.pidNow > 1 && (await this.o.host.isAlive(this.pidNow));
+  }
+
+  /** Stops and starts the server (e.g. when it cannot get rid of a point's attempts). */
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.launch();
+  }
+
+  /** Makes sure a healthy server runs: restarts it when it died or stopped answering. Returns true if it restarted. */
+  async ensure(): Promise<boolean> {
+    if ((await this.isAlive()) && (await this.client.healthy(3_000))) return false;
+    await this.stop();
+    await this.launch();
+    return true;
+  }
+
+  /** The last lines of the server's log (for error messages). */
+  async logTail(lines = 5): Promise<string> {
+    const text = await this.o.host.readFile('target.log').catch(() => '');
+    return text.trim().split('\n').slice(-lines).join(' | ') || '(empty log)';
+  }
+
+  /** Stops the server for good and deletes the token file: a spent secret has no business in a results folder. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    await this.o.host.exec(['rm', '-f', `${this.o.host.workDir}/target.token`], { timeoutMs: 15_000 });
+  }
+
+  /** Stops the server (SIGTERM, then SIGKILL) and forgets its pid. */
+  async stop(): Promise<void> {
+    if (this.pidNow <= 1) return;
+    const pid = this.pidNow;
+    await this.o.host.stop(pid);
+    this.o.registry.remove(this.o.host.name, pid);
+    this.pidNow = 0;
+  }
+}

@@ -1,0 +1,98 @@
+// Faults mid-run with real processes: the target server or the load generator is killed during a point.
+// The point is recorded as failed with its reason and its partial raw data; the run goes on (restarting
+// the target) and ends non-zero.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisKeys } from '../../model/index.ts';
+import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
+import { createRun, type Manifest } from '../../orchestrator/index.ts';
+import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
+import {
+  processesMentioning,
+  requireBuild,
+  rmTemp,
+  runLog,
+  tempDir,
+  until,
+  writeTinyMatrix,
+} from './fixture.ts';
+
+let dir: string;
+let redisServer: RedisProcess;
+let redis: Redis;
+
+beforeAll(async () => {
+  requireBuild();
+  dir = tempDir();
+  redisServer = await startRedis();
+  redis = new Redis(redisServer.url);
+});
+
+afterAll(async () => {
+  for (const pid of dir ? await processesMentioning(dir) : []) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+  redis?.disconnect();
+  await redisServer?.stop();
+  rmTemp(dir);
+});
+
+const quiet = { write: () => true };
+
+function agents(out: string): AgentRecord[] {
+  const path = join(out, 'agents.json');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as AgentRecord[]) : [];
+}
+
+/** Waits until the point's generator has completed some measured calls (past the 200 of warm-up), then SIGKILLs the agent of `role`. */
+async function killDuring(out: string, slug: string, role: 'target' | 'loadgen'): Promise<number> {
+  const key = redisKeys('run-f', slug).status;
+  await until(async () => Number(await redis.hget(key, 'completed')) > 600, 60_000, `progress of ${slug}`);
+  const a = agents(out).find((x) => x.role === role);
+  if (!a) throw new Error(`no ${role} agent recorded in ${out}/agents.json`);
+  process.kill(a.pid, 'SIGKILL');
+  return a.pid;
+}
+
+describe('faults during a point', () => {
+  it('records a killed target and a killed generator as failed points and finishes the others', async () => {
+    const matrixFile = writeTinyMatrix(dir, { configs: ['no hedge'], loads: [0.3, 0.5, 0.95], calls: 2000 });
+    const out = join(dir, 'run-f');
+    const run = await createRun({ matrixFile, out, redisUrl: redisServer.url, stderr: quiet, stdout: quiet });
+    const [p1, p2, p3] = run.plan;
+    const running = run.execute();
+    const killedTarget = await killDuring(out, p1.slug, 'target');
+    await killDuring(out, p2.slug, 'loadgen');
+    const outcome = await running;
+
+    expect(outcome).toMatchObject({ exitCode: 1, done: 1, failed: 2 });
+    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    const byKey = new Map(m.points.map((p) => [p.key, p]));
+    expect(byKey.get(p1.key)).toMatchObject({
+      state: 'failed',
+      reason: expect.stringContaining('target server died'),
+    });
+    expect(byKey.get(p2.key)).toMatchObject({
+      state: 'failed',
+      reason: expect.stringContaining('exited before finishing'),
+    });
+    expect(byKey.get(p3.key)).toMatchObject({ state: 'done' });
+    // The records collected before each kill are on disk.
+    for (const p of [p1, p2]) {
+      const lines = readFileSync(join(out, 'raw', `${p.slug}.calls.csv`), 'utf8')
+        .trim()
+        .split('\n');
+      expect(lines.length).toBeGreaterThan(1);
+    }
+    // The target was restarted for the next point, and nothing is left running or left in Redis.
+    expect(runLog(out).some((e) => e.event === 'note' && String(e.text).includes('restarted'))).toBe(true);
+    expect(agents(out)).toEqual([]);
+    expect(await processesMentioning(out)).toEqual([]);
+    expect(killedTarget).toBeGreaterThan(1);
+    expect(await redis.keys('hb:run-f:*')).toEqual([]);
+  });
+});

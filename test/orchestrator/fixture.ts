@@ -1,0 +1,85 @@
+// Helpers of the orchestrator tests: temp folders, tiny matrices, the built CLI as a real child process,
+// and a look at which processes still run for a run folder.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa, type Options } from 'execa';
+
+/** The package root and the CLI bundle the tests run. */
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const CLI = join(ROOT, 'dist', 'hedgebench.mjs');
+
+/** Fails loudly when the bundles are missing (npm test builds them first). */
+export function requireBuild(): void {
+  for (const b of ['hedgebench.mjs', 'target-server.mjs', 'loadgen.mjs']) {
+    if (!existsSync(join(ROOT, 'dist', b))) {
+      throw new Error(`dist/${b} is missing: run \`npm run build\` before these tests (npm test does)`);
+    }
+  }
+}
+
+/** A fresh temp folder; remove it with `rmTemp`. */
+export function tempDir(prefix = 'hb-orch-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Removes a temp folder (ignores errors). */
+export function rmTemp(dir: string | undefined): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Writes a small matrix file: `configs` × load 0.5 × `cancellation`, `calls` calls, no calibration point. */
+export function writeTinyMatrix(
+  dir: string,
+  o: { name?: string; configs?: string[]; loads?: number[]; cancellation?: string[]; calls?: number } = {},
+): string {
+  const path = join(dir, `${o.name ?? 'tiny'}.json`);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      name: o.name ?? 'tiny',
+      configs: o.configs ?? ['no hedge', 'hedge, default budget'],
+      loads: o.loads ?? [0.5],
+      cancellation: o.cancellation ?? ['ignore'],
+      seeds: [1],
+      calls: o.calls ?? 300,
+      calibration: false,
+    }),
+  );
+  return path;
+}
+
+/** Runs the built CLI to completion (never rejects on a non-zero exit). */
+export function runCli(args: string[], options: Options = {}) {
+  return execa(process.execPath, [CLI, ...args], { reject: false, timeout: 120_000, ...options });
+}
+
+/** JSON lines of a run's run.log. */
+export function runLog(runDir: string): Array<{ event: string; key?: string; [k: string]: unknown }> {
+  const path = join(runDir, 'run.log');
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l));
+}
+
+/** Pids of live processes whose command line mentions `text` (e.g. a run folder), this process excluded. */
+export async function processesMentioning(text: string): Promise<number[]> {
+  const r = await execa('ps', ['-eo', 'pid=,stat=,args='], { reject: false });
+  return String(r.stdout)
+    .split('\n')
+    .map((l) => l.trim().match(/^(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null && !m[2].startsWith('Z') && m[3].includes(text))
+    .map((m) => Number(m[1]))
+    .filter((pid) => pid !== process.pid);
+}
+
+/** Polls `cond` every 100 ms until it holds or `ms` pass. */
+export async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,125 @@
+// Watching a point through a real Redis status hash: done, failed, a stale heartbeat, a dead generator,
+// a dead target, the time budget, an interruption.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type WatchOptions, watchPoint } from '../../orchestrator/point-watch.ts';
+import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
+
+let redisServer: RedisProcess;
+let redis: Redis;
+let n = 0;
+
+beforeAll(async () => {
+  redisServer = await startRedis();
+  redis = new Redis(redisServer.url);
+});
+
+afterAll(async () => {
+  redis?.disconnect();
+  await redisServer?.stop();
+});
+
+function options(o: Partial<WatchOptions> = {}): WatchOptions {
+  return {
+    redis,
+    statusKey: `watch:${++n}`,
+    loadgenAlive: async () => true,
+    targetAlive: async () => true,
+    loadgenLog: async () => 'log tail',
+    signal: new AbortController().signal,
+    onStatus: () => {},
+    timeoutMs: 20_000,
+    staleMs: 800,
+    startupMs: 800,
+    pollMs: 50,
+    aliveEveryMs: 100,
+    ...o,
+  };
+}
+
+/** Writes a heartbeat every 100 ms until stopped, as a live generator does. */
+function heartbeat(key: string, extra: Record<string, string> = {}): () => void {
+  let i = 0;
+  const t = setInterval(() => {
+    void redis.hset(key, { state: 'running', sent: String(++i), heartbeat_ms: String(Date.now()), ...extra });
+  }, 100);
+  return () => clearInterval(t);
+}
+
+describe('watchPoint', () => {
+  it('reports progress and ends when the status says done', async () => {
+    const o = options();
+    const seen: string[] = [];
+    const stop = heartbeat(o.statusKey);
+    setTimeout(() => {
+      stop();
+      void redis.hset(o.statusKey, { state: 'done' });
+    }, 500);
+    const r = await watchPoint({ ...o, onStatus: (s) => seen.push(s.state ?? '') });
+    expect(r).toEqual({ kind: 'done' });
+    expect(seen).toContain('running');
+  });
+
+  it('fails with the generator’s own error', async () => {
+    const o = options();
+    await redis.hset(o.statusKey, { state: 'failed', error: 'Redis unusable' });
+    expect(await watchPoint(o)).toEqual({
+      kind: 'failed',
+      reason: expect.stringContaining('Redis unusable'),
+    });
+  });
+
+  it('fails a point whose heartbeat stops while the process lives (a hung generator)', async () => {
+    const o = options();
+    const stop = heartbeat(o.statusKey);
+    setTimeout(stop, 300);
+    const r = await watchPoint(o);
+    stop();
+    expect(r).toEqual({ kind: 'failed', reason: expect.stringContaining('stale heartbeat') });
+  });
+
+  it('fails at once when the generator process is gone and the status is not done', async () => {
+    const o = options({ staleMs: 60_000 });
+    const stop = heartbeat(o.statusKey);
+    let alive = true;
+    setTimeout(() => {
+      alive = false;
+    }, 300);
+    const r = await watchPoint({ ...o, loadgenAlive: async () => alive });
+    stop();
+    expect(r).toEqual({ kind: 'failed', reason: expect.stringMatching(/exited before finishing.*log tail/) });
+  });
+
+  it('fails when the target server dies', async () => {
+    const o = options({ staleMs: 60_000 });
+    const stop = heartbeat(o.statusKey);
+    const r = await watchPoint({ ...o, targetAlive: async () => false });
+    stop();
+    expect(r).toEqual({ kind: 'failed', reason: expect.stringContaining('target server died') });
+  });
+
+  it('fails when the generator never writes a status', async () => {
+    expect(await watchPoint(options())).toEqual({
+      kind: 'failed',
+      reason: expect.stringContaining('wrote no status'),
+    });
+  });
+
+  it('fails at the time budget even while progress continues', async () => {
+    const o = options({ timeoutMs: 600 });
+    const stop = heartbeat(o.statusKey);
+    const r = await watchPoint(o);
+    stop();
+    expect(r).toEqual({ kind: 'failed', reason: expect.stringContaining('timed out') });
+  });
+
+  it('stops when the run is interrupted', async () => {
+    const o = options({ staleMs: 60_000 });
+    const stop = heartbeat(o.statusKey);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort('interrupted by SIGINT'), 300);
+    const r = await watchPoint({ ...o, signal: ac.signal });
+    stop();
+    expect(r).toEqual({ kind: 'interrupted', reason: 'interrupted by SIGINT' });
+  });
+});

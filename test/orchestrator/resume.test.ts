@@ -1,0 +1,103 @@
+// Resume after the orchestrator is SIGKILLed mid-run: agents the killed run left behind are found and
+// stopped, every point ends up measured exactly once, none is lost. Real CLI processes throughout.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePointsCsv } from '../../analysis/index.ts';
+import type { Manifest } from '../../orchestrator/index.ts';
+import {
+  CLI,
+  processesMentioning,
+  requireBuild,
+  rmTemp,
+  runCli,
+  runLog,
+  tempDir,
+  until,
+  writeTinyMatrix,
+} from './fixture.ts';
+
+let dir: string;
+
+beforeAll(() => {
+  requireBuild();
+  dir = tempDir();
+});
+
+afterAll(async () => {
+  // Never leave an agent behind, even when an assertion failed half-way.
+  for (const pid of dir ? await processesMentioning(dir) : []) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+  rmTemp(dir);
+});
+
+/** True when a redis-server listens on the port named in run.log's first agents-started event. */
+async function redisOfRunAlive(out: string): Promise<boolean> {
+  const started = runLog(out).find((e) => e.event === 'agents-started');
+  const port = String(started?.redis ?? '')
+    .split(':')
+    .at(-1);
+  const ps = await execa('ps', ['-eo', 'stat=,args='], { reject: false });
+  return String(ps.stdout)
+    .split('\n')
+    .some((l) => !l.trim().startsWith('Z') && l.includes('redis-server') && l.includes(`:${port}`));
+}
+
+describe('hedgebench run --resume after SIGKILL', () => {
+  it('stops the leftover agents and measures every point exactly once', async () => {
+    const matrixFile = writeTinyMatrix(dir, { loads: [0.3, 0.5] });
+    const out = join(dir, 'run-k');
+    const first = execa(process.execPath, [CLI, 'run', '--matrix', matrixFile, '--out', out], {
+      reject: false,
+      cwd: dir,
+    });
+    // Kill it hard once a point is done and the next one is under way.
+    await until(
+      () => runLog(out).filter((e) => e.event === 'point-start').length >= 2,
+      90_000,
+      'a second point',
+    );
+    first.kill('SIGKILL');
+    await first;
+    const before = runLog(out);
+    const doneBefore = before.filter((e) => e.event === 'point-done').map((e) => e.key);
+    expect(doneBefore.length).toBeGreaterThanOrEqual(1);
+    // The killed run leaves its agents (detached on purpose, so a crash of ours never kills a point's data).
+    expect((await processesMentioning(out)).length).toBeGreaterThan(0);
+    expect(await redisOfRunAlive(out)).toBe(true);
+
+    const second = await runCli(['run', '--resume', out], { cwd: dir });
+    expect(second.stderr).not.toMatch(/\n\s+at /);
+    expect(second.exitCode).toBe(0);
+
+    const log = runLog(out);
+    const resumeAt = log.findIndex((e) => e.event === 'run-resume');
+    expect(resumeAt).toBeGreaterThan(0);
+    expect(log.filter((e) => e.event === 'agent-reaped').map((e) => e.role)).toEqual(
+      expect.arrayContaining(['redis', 'target']),
+    );
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.points.every((p) => p.state === 'done')).toBe(true);
+    for (const p of manifest.points) {
+      // Exactly one completed measurement per point, across both runs …
+      expect(log.filter((e) => e.event === 'point-done' && e.key === p.key)).toHaveLength(1);
+    }
+    // … and a point done before the kill is never started again.
+    for (const key of doneBefore) {
+      expect(log.slice(resumeAt).some((e) => e.event === 'point-start' && e.key === key)).toBe(false);
+    }
+    const rows = parsePointsCsv(readFileSync(join(out, 'points.csv'), 'utf8'));
+    expect(rows).toHaveLength(2 * manifest.points.length);
+    expect(new Set(rows.map((r) => `${r.config}|${r.load}|${r.cancellation}|${r.source}`)).size).toBe(
+      rows.length,
+    );
+
+    // Nothing of either run is still running.
+    expect(await processesMentioning(out)).toEqual([]);
+    expect(await redisOfRunAlive(out)).toBe(false);
+  });
+});

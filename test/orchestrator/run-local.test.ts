@@ -1,0 +1,114 @@
+// The embedded default end to end: real redis-server, real target server and load generator processes
+// on this machine, a tiny matrix; every point gets a sim and a real row, raw files, and no Redis key or
+// agent process outlives the run.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePointsCsv } from '../../analysis/index.ts';
+import { ATTEMPT_FIELDS, CALL_FIELDS } from '../../model/index.ts';
+import { createRun, type Manifest } from '../../orchestrator/index.ts';
+import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
+import {
+  processesMentioning,
+  requireBuild,
+  rmTemp,
+  runLog,
+  tempDir,
+  until,
+  writeTinyMatrix,
+} from './fixture.ts';
+
+let dir: string;
+let redisServer: RedisProcess;
+let redis: Redis;
+
+beforeAll(async () => {
+  requireBuild();
+  dir = tempDir();
+  redisServer = await startRedis();
+  redis = new Redis(redisServer.url);
+});
+
+afterAll(async () => {
+  redis?.disconnect();
+  await redisServer?.stop();
+  rmTemp(dir);
+});
+
+const quiet = { write: () => true };
+
+describe('hedgebench run, everything on this machine', () => {
+  it('measures and simulates every point, writes raw files, and leaves no key and no agent behind', async () => {
+    const matrixFile = writeTinyMatrix(dir, { cancellation: ['ignore', 'propagate'] });
+    const out = join(dir, 'run-a');
+    const run = await createRun({
+      matrixFile,
+      out,
+      redisUrl: redisServer.url,
+      cwd: dir,
+      stderr: quiet,
+      stdout: quiet,
+    });
+    expect(run.plan).toHaveLength(4);
+    const running = run.execute();
+    // The run's secrets, read while they exist: the token file goes away at the end.
+    const tokenFile = join(out, 'work', 'target', 'target.token');
+    await until(() => existsSync(tokenFile), 30_000, 'the token file');
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    const outcome = await running;
+
+    expect(outcome).toMatchObject({ exitCode: 0, done: 4, failed: 0, pending: 0, interrupted: null });
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.points.map((p) => p.state)).toEqual(['done', 'done', 'done', 'done']);
+    expect(manifest.hosts).toBe('local');
+    expect(manifest.finishedAt).toBeDefined();
+    expect((manifest.matrix as { calls: number }).calls).toBe(300);
+
+    const rows = parsePointsCsv(readFileSync(join(out, 'points.csv'), 'utf8'));
+    for (const p of manifest.points) {
+      const mine = rows.filter(
+        (r) => `${r.config}|${r.load.toFixed(2)}|${r.cancellation}|${r.seed}` === p.key,
+      );
+      expect(mine.map((r) => r.source).sort()).toEqual(['real', 'sim']);
+      const real = mine.find((r) => r.source === 'real')!;
+      expect(real.measured_calls).toBe(270); // 300 calls, the first 10 % not measured
+
+      const calls = readFileSync(join(out, 'raw', `${p.slug}.calls.csv`), 'utf8')
+        .trim()
+        .split('\n');
+      expect(calls[0]).toBe(CALL_FIELDS.join(','));
+      expect(calls).toHaveLength(1 + 270);
+      const attempts = readFileSync(join(out, 'raw', `${p.slug}.attempts.csv`), 'utf8')
+        .trim()
+        .split('\n');
+      expect(attempts[0]).toBe(ATTEMPT_FIELDS.join(','));
+      expect(attempts.length).toBeGreaterThan(270);
+      const status = JSON.parse(readFileSync(join(out, 'raw', `${p.slug}.status.json`), 'utf8'));
+      expect(status.state).toBe('done');
+    }
+    expect(existsSync(join(out, 'comparison.csv'))).toBe(true);
+
+    // Drained, then deleted: not one key of the run is left in Redis.
+    expect(await redis.keys(`hb:${manifest.run}:*`)).toEqual([]);
+    // Every agent was stopped (their command lines name the run folder).
+    expect(await processesMentioning(out)).toEqual([]);
+    // The token never reaches the run's files, and the spent token file is deleted.
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(existsSync(tokenFile)).toBe(false);
+    for (const f of ['manifest.json', 'points.csv', 'run.log', 'agents.json', 'work/target/target.log']) {
+      expect(readFileSync(join(out, f), 'utf8')).not.toContain(token);
+    }
+    const events = runLog(out).map((e) => e.event);
+    expect(events.filter((e) => e === 'point-done')).toHaveLength(4);
+    expect(events.at(-1)).toBe('run-end');
+  });
+
+  it('refuses a folder that already holds a run, naming --resume', async () => {
+    const matrixFile = writeTinyMatrix(dir);
+    await expect(createRun({ matrixFile, out: join(dir, 'run-a'), cwd: dir })).rejects.toMatchObject({
+      code: 'HB_RUN_OPTION',
+      message: expect.stringContaining('--resume'),
+    });
+  });
+});
