@@ -29,7 +29,33 @@ export function createCli(argv: string[]): Argv {
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(Math.min(110, process.stdout.columns || 110));
+    .wrap(Math.min(110, process.stdout.columns || 110))
+    .showHelpOnFail(false)
+    .fail((msg, err) => {
+      // A usage mistake: say what is wrong and where help is; a thrown error goes to main.ts.
+      if (err) throw err;
+      const known = commands.some((c) => String(c.command).split(' ')[0] === argv[0]);
+      throw new UsageError(`${msg}\nSee \`hedgebench ${known ? `${argv[0]} ` : ''}--help\`.`);
+    });
   for (const c of commands) cli = cli.command(c);
   return cli;
+}
+
+/** A command line yargs could not accept (unknown option, missing value). Exit code 2. */
+export class UsageError extends Error {
+  readonly code = 'HB_USAGE';
+  readonly exitCode = 2;
+}
+
+/** One line for any error that reaches the top: code and message, never a stack trace. */
+export function describeError(err: unknown): string {
+  const e = err as { code?: string; message?: string; path?: string; syscall?: string };
+  if (e && e.code === 'ENOENT' && e.path) {
+    return `HB_FILE_MISSING: cannot ${e.syscall ?? 'open'} ${e.path}: no such file or directory; check the path`;
+  }
+  if (e && (e.code === 'EACCES' || e.code === 'EPERM') && e.path) {
+    return `HB_FILE_ACCESS: permission denied on ${e.path}; fix its permissions or choose another path`;
+  }
+  const code = typeof e?.code === 'string' && e.code.startsWith('HB_') ? `${e.code}: ` : '';
+  return `${code}${e?.message ?? String(err)}`;
 }
