@@ -33,6 +33,7 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
   };
 
   app.get('/work', (req, res) => {
+    target.countClient(req.socket.remoteAddress);
     let call: number;
     let attempt: number;
     try {

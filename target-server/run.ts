@@ -71,6 +71,9 @@ export async function runTargetServer(o: RunOptions): Promise<void> {
   });
   log(`${signal}: stopping`);
   await server.close();
-  const rec = server.stats().recorder;
-  log(`stopped${rec ? ` (records: ${rec.written} written, ${rec.dropped} dropped)` : ''}`);
+  const { recorder: rec, clients } = server.stats();
+  const by = Object.entries(clients).map(([a, n]) => `${a} ${n}`);
+  log(
+    `stopped${rec ? ` (records: ${rec.written} written, ${rec.dropped} dropped)` : ''}; /work requests by client address: ${by.length > 0 ? by.join(', ') : 'none'}`,
+  );
 }

@@ -30,6 +30,11 @@ export interface TargetStats {
   cpu: { userMs: number; systemMs: number; cores: number };
   /** Share of time the event loop was busy since reset (0..1); near 1 = saturated. */
   eventLoopUtilisation: number;
+  /**
+   * GET /work requests by the client's address since the server started (never reset, so a late look still
+   * shows every client; at most CLIENT_ADDRESSES_MAX addresses, the rest counted under "other").
+   */
+  clients: Record<string, number>;
   /** Attempt records of the current point, or null when nothing is recorded. */
   recorder: (StreamRecorderStats & { key: string }) | null;
 }

@@ -30,6 +30,9 @@ export interface AttemptResult {
   worker: number;
 }
 
+/** Distinct client addresses /stats counts one by one (a bound, so a scan cannot grow the map forever). */
+export const CLIENT_ADDRESSES_MAX = 64;
+
 /** How long PUT /config waits for the previous point's records to reach Redis. */
 const RECORDER_CLOSE_MS = 10_000;
 
@@ -42,6 +45,7 @@ export class Target {
   private resetCpu = process.cpuUsage();
   private resetElu = performance.eventLoopUtilization();
   private badRequests = 0;
+  private readonly clients = new Map<string, number>();
   private recorder: StreamRecorder | null = null;
   private recordKey: string | null = null;
   metrics: TargetMetrics | null = null;
@@ -98,6 +102,13 @@ export class Target {
     const before = this.pool.stats().cancelRequests;
     ticket.cancel();
     if (this.pool.stats().cancelRequests !== before) this.metrics?.cancelRequested();
+  }
+
+  /** Counts a /work request by its client's address (shows which hosts really sent the load). */
+  countClient(address: string | undefined): void {
+    let a = address ?? 'unknown';
+    if (!this.clients.has(a) && this.clients.size >= CLIENT_ADDRESSES_MAX) a = 'other';
+    this.clients.set(a, (this.clients.get(a) ?? 0) + 1);
   }
 
   /** Counts a request refused with 400. */
@@ -168,6 +179,7 @@ export class Target {
         cores: elapsed > 0 ? (cpu.user + cpu.system) / 1000 / elapsed : 0,
       },
       eventLoopUtilisation: performance.eventLoopUtilization(this.resetElu).utilization,
+      clients: Object.fromEntries(this.clients),
       recorder: this.recorder && this.recordKey ? { key: this.recordKey, ...this.recorder.stats() } : null,
     };
   }
