@@ -2,13 +2,20 @@
 // with zod so a bad file gets an error per field that says how to fix it, and expanded in a fixed order.
 
 import { z } from 'zod';
+import { ConfigError, ManualClock } from '../library/index.ts';
+import { buildPipeline } from './build-pipeline.ts';
 import { MatrixInvalidError } from './errors.ts';
 import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 import { DEFAULT_MODEL, type ModelParams } from './params.ts';
 import { type Cancellation, formatLoad, type Point, pointKey } from './point.ts';
+import { meanServiceMs } from './service-time.ts';
 
 const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
 const MAX_CALLS = 50_000_000;
+/** Longest service time the target server takes (target-server/config.ts), ms. */
+const MAX_SERVICE_MS = 60_000;
+/** Names become parts of file names and Redis keys (at most 200 characters with the point's suffix). */
+const MAX_NAME = 100;
 
 const positive = (what: string) =>
   z.number({ invalid_type_error: `must be a number (${what})` }).positive(`must be > 0 (${what})`);
@@ -43,7 +50,10 @@ const limitSchema = z
 
 const configObjectSchema = z
   .object({
-    name: z.string().min(1, 'must be a non-empty name (it labels rows and tables)'),
+    name: z
+      .string()
+      .min(1, 'must be a non-empty name (it labels rows and tables)')
+      .max(MAX_NAME, `must be at most ${MAX_NAME} characters (it names files and Redis keys)`),
     hedge: hedgeSchema.optional(),
     adaptiveLimit: limitSchema.optional(),
   })
@@ -75,15 +85,25 @@ const configSchema = z.custom<string | HedgeConfig>().superRefine((v, ctx) => {
 const modelSchema = z
   .object({
     workers: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096).optional(),
-    medianMs: positive('median service time in ms').optional(),
+    medianMs: positive('median service time in ms').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms').optional(),
     sigma: z.number().min(0, 'must be ≥ 0').max(5, 'must be ≤ 5').optional(),
     stragglerProb: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]').optional(),
-    stragglerMinMs: z.number().min(0, 'must be ≥ 0').optional(),
-    stragglerMaxMs: z.number().min(0, 'must be ≥ 0').optional(),
+    stragglerMinMs: z.number().min(0, 'must be ≥ 0').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms').optional(),
+    stragglerMaxMs: z.number().min(0, 'must be ≥ 0').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms').optional(),
     service: z
       .discriminatedUnion('kind', [
-        z.object({ kind: z.literal('exponential'), meanMs: positive('mean service time in ms') }).strict(),
-        z.object({ kind: z.literal('constant'), ms: positive('service time in ms') }).strict(),
+        z
+          .object({
+            kind: z.literal('exponential'),
+            meanMs: positive('mean service time in ms').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms'),
+          })
+          .strict(),
+        z
+          .object({
+            kind: z.literal('constant'),
+            ms: positive('service time in ms').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms'),
+          })
+          .strict(),
       ])
       .optional(),
   })
@@ -98,11 +118,19 @@ const seedSchema = z
 /** The matrix as a user writes it (JSON). */
 export const matrixSchema = z
   .object({
-    name: z.string().min(1, 'must be a non-empty name for the study'),
+    name: z
+      .string()
+      .min(1, 'must be a non-empty name for the study')
+      .max(MAX_NAME, `must be at most ${MAX_NAME} characters (it names the run folder)`),
     description: z.string().optional(),
     configs: z.array(configSchema).min(1, 'must list at least one configuration'),
     loads: z
-      .array(z.number().gt(0, 'must be > 0 (a load is λ·E[S]/workers)').max(2, 'must be ≤ 2'))
+      .array(
+        z
+          .number()
+          .min(0.01, 'must be ≥ 0.01 (a load is λ·E[S]/workers; loads are keyed with two decimals)')
+          .max(2, 'must be ≤ 2'),
+      )
       .min(1, 'must list at least one load, e.g. [0.5, 0.95]'),
     cancellation: z
       .array(
@@ -122,7 +150,7 @@ export const matrixSchema = z
         z.literal(false),
         z
           .object({
-            load: z.number().gt(0, 'must be > 0').max(1, 'must be ≤ 1'),
+            load: z.number().min(0.01, 'must be ≥ 0.01').max(1, 'must be ≤ 1'),
             calls: z.number().int('must be a whole number').min(10, 'must be ≥ 10').max(MAX_CALLS),
           })
           .strict(),
@@ -172,11 +200,18 @@ export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
     ),
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
+    ...configs.flatMap((c, i) => pipelineIssue(c, i)),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
   if (model.stragglerMaxMs < model.stragglerMinMs) {
     issues.push(
       `model.stragglerMaxMs: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
+    );
+  }
+  const meanMs = meanServiceMs(model);
+  if (!(meanMs > 0 && Number.isFinite(meanMs))) {
+    issues.push(
+      `model: the mean service time is ${meanMs} ms (stragglerProb ${model.stragglerProb}, stragglers ${model.stragglerMinMs}–${model.stragglerMaxMs} ms), so no arrival rate follows from a load; lower stragglerProb or raise stragglerMaxMs`,
     );
   }
   if (issues.length > 0) {
@@ -261,6 +296,18 @@ function issueText(i: z.ZodIssue): string {
     return `must be ${i.expected}, got ${i.received}`;
   }
   return i.message;
+}
+
+// The library checks what the schema cannot (e.g. minLimit ≤ maxLimit, the budget window's range): ask it
+// now, so a bad configuration stops the run before it starts and not when its first point is simulated.
+function pipelineIssue(c: HedgeConfig, i: number): string[] {
+  try {
+    buildPipeline(c, new ManualClock());
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return [`configs[${i}]: ${err.message}`];
+    throw err;
+  }
 }
 
 function duplicates(xs: readonly string[]): string[] {

@@ -21,15 +21,16 @@ function fsyncDir(dir: string): void {
 export function writeFileAtomicSync(path: string, content: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w', 0o644);
+  let fdOpen = true;
   try {
     writeSync(fd, content);
     fsyncSync(fd);
-  } finally {
+    fdOpen = false;
     closeSync(fd);
-  }
-  try {
     renameSync(tmp, path);
   } catch (err) {
+    // A full disk fails the write: leave no temp file behind (nor an open descriptor).
+    if (fdOpen) closeSync(fd);
     try {
       unlinkSync(tmp);
     } catch {}

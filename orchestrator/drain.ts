@@ -1,24 +1,41 @@
 // Moves a finished point out of Redis: streams → raw/<slug>.*.csv (temp file, fsync, rename), the status
-// hash → raw/<slug>.status.json, and only once all of that is on disk, DEL of the point's keys.
+// hash → raw/<slug>.status.json, and only once all of that is on disk, DEL of the point's keys. A record
+// that is in a stream twice (a batch retried across a Redis restart) is written once.
 import type { Redis } from 'ioredis';
 import { ATTEMPT_FIELDS, CALL_FIELDS, redisKeys } from '../model/index.ts';
 import { AtomicWriter, writeFileAtomicSync } from './atomic-file.ts';
+import { SeenRecords } from './seen-records.ts';
 
 /** Entries fetched per XRANGE: big enough to amortise the round trip, small enough to bound memory. */
 const CHUNK = 5_000;
 
 /** What was moved to disk. */
 export interface DrainResult {
+  /** Distinct call records written (one per call). */
   calls: number;
+  /** Distinct attempt records written (one per call and attempt). */
   attempts: number;
+  /** Records found twice in a stream and written once. */
+  duplicates: { calls: number; attempts: number };
   /** The status hash with `summary` parsed (null when the point never wrote one). */
   status: Record<string, unknown> | null;
 }
 
-/** Copies a stream's `r` values, in order, under `header`, into `path` (atomic). Returns the line count. */
-export async function drainStream(redis: Redis, key: string, path: string, header: string): Promise<number> {
+/**
+ * Copies a stream's `r` values, in order, under `header`, into `path` (atomic), skipping a line whose key
+ * (call; with `withAttempt`, call and attempt) an earlier line had. Returns lines written and skipped.
+ */
+export async function drainStream(
+  redis: Redis,
+  key: string,
+  path: string,
+  header: string,
+  withAttempt = false,
+): Promise<{ lines: number; duplicates: number }> {
   const out = await AtomicWriter.open(path);
+  const seen = new SeenRecords();
   let n = 0;
+  let duplicates = 0;
   try {
     await out.write(`${header}\n`);
     let start = '-';
@@ -30,8 +47,13 @@ export async function drainStream(redis: Redis, key: string, path: string, heade
         // One field `r` per entry (model/records.ts); look it up rather than trust its position.
         for (let i = 0; i + 1 < fields.length; i += 2) {
           if (fields[i] === 'r') {
-            text += `${fields[i + 1]}\n`;
-            n++;
+            const line = fields[i + 1]!;
+            if (seen.addLine(line, withAttempt)) {
+              text += `${line}\n`;
+              n++;
+            } else {
+              duplicates++;
+            }
             break;
           }
         }
@@ -41,7 +63,7 @@ export async function drainStream(redis: Redis, key: string, path: string, heade
       start = `(${entries[entries.length - 1][0]}`;
     }
     await out.commit();
-    return n;
+    return { lines: n, duplicates };
   } catch (err) {
     await out.abort();
     throw err;
@@ -87,11 +109,15 @@ export async function drainPoint(
 ): Promise<DrainResult> {
   const keys = redisKeys(run, slug);
   const calls = await drainStream(redis, keys.calls, to.calls, CALL_FIELDS.join(','));
-  const attempts = await drainStream(redis, keys.attempts, to.attempts, ATTEMPT_FIELDS.join(','));
+  const attempts = await drainStream(redis, keys.attempts, to.attempts, ATTEMPT_FIELDS.join(','), true);
   const status = parseStatusHash(await redis.hgetall(keys.status));
-  writeFileAtomicSync(to.status, `${JSON.stringify({ ...(status ?? {}), ...extra }, null, 2)}\n`);
+  const duplicates = { calls: calls.duplicates, attempts: attempts.duplicates };
+  writeFileAtomicSync(
+    to.status,
+    `${JSON.stringify({ ...(status ?? {}), ...extra, duplicates_removed: duplicates }, null, 2)}\n`,
+  );
   await redis.del(keys.calls, keys.attempts, keys.status);
-  return { calls, attempts, status };
+  return { calls: calls.lines, attempts: attempts.lines, duplicates, status };
 }
 
 /** True when any key of the point exists (left behind by an interrupted run). */

@@ -16,7 +16,10 @@ export interface LoadgenArgs {
   maxSeconds: number;
 }
 
-/** The command line of the load generator for one point (configuration and model as JSON). */
+/**
+ * The command line of the load generator for one point (configuration and model as JSON). The Redis URL
+ * (it may hold a password) is not on it: startLoadgen passes it in the environment.
+ */
 export function loadgenArgv(a: LoadgenArgs): string[] {
   const p = a.point;
   return [
@@ -36,8 +39,6 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
     String(p.warmupFraction),
     '--model',
     JSON.stringify(p.model),
-    '--redis',
-    a.redisUrl,
     '--run',
     a.run,
     '--point',
@@ -64,7 +65,7 @@ export async function startLoadgen(
   registry: AgentRegistry,
 ): Promise<LoadgenProcess> {
   const name = `loadgen-${a.slug}`;
-  const { pid } = await host.start(loadgenArgv(a), { name });
+  const { pid } = await host.start(loadgenArgv(a), { name, env: { HEDGEBENCH_REDIS_URL: a.redisUrl } });
   registry.add({ role: 'loadgen', host: host.name, pid, match: 'loadgen' });
   return { host, pid, log: `${name}.log` };
 }

@@ -139,6 +139,12 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       targetRecorder ? { target_recorder: targetRecorder } : {},
     );
     phase('drain');
+    const dup = drained.duplicates;
+    if (dup.calls + dup.attempts > 0) {
+      d.note(
+        `${pp.key}: ${dup.calls} call and ${dup.attempts} attempt records were in Redis twice (a batch retried across a reconnect); each was written once`,
+      );
+    }
     if (outcome.kind === 'interrupted') return outcome;
     if (outcome.kind === 'failed') return { ...outcome, drained };
     const lost = lostRecords(drained, targetRecorder);

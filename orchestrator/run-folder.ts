@@ -80,8 +80,11 @@ export class RunFolder {
       rmSync(probe);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      const full = code === 'ENOSPC' || code === 'EDQUOT';
       throw new ResultsFolderError(
-        `results folder ${this.dir} is not writable (${code}); pass --out with a folder you can write, or fix its permissions`,
+        full
+          ? `results folder ${this.dir} is on a full disk (${code}: not even a small file fits); free some space, or pass --out on another disk`
+          : `results folder ${this.dir} is not writable (${code}); pass --out with a folder you can write, or fix its permissions`,
         { cause: err },
       );
     }

@@ -5,7 +5,7 @@ import type { PointRow } from '../analysis/row.ts';
 import { type Matrix, parseMatrix } from '../model/index.ts';
 import { Agents } from './agents.ts';
 import { finishAnalysis, realRow } from './analysis-bridge.ts';
-import { ResumeError, RunOptionError } from './errors.ts';
+import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
 import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
 import type { Manifest } from './manifest.ts';
@@ -20,6 +20,9 @@ import { RunProgress } from './run-progress.ts';
 import { RunRecord, rowKey } from './run-record.ts';
 import { simulatePlan } from './sim-rows.ts';
 import { formatRunSummary } from './summary.ts';
+
+/** What the target server accepts as a run id (target-server/config.ts): the run folder's name. */
+const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;
 
 /** Validates the options, the matrix, the hosts file and the results folder; starts nothing yet. */
 export async function createRun(o: RunOptions): Promise<Run> {
@@ -55,6 +58,11 @@ export async function createRun(o: RunOptions): Promise<Run> {
     if (folder.hasManifest()) {
       throw new RunOptionError(
         `${folder.dir} already holds a run; continue it with --resume ${folder.dir}, or choose another --out`,
+      );
+    }
+    if (!RUN_NAME.test(folder.name)) {
+      throw new RunOptionError(
+        `--out ${folder.dir}: the folder's name ${JSON.stringify(folder.name)} becomes the run id in Redis keys; use a name of 1–200 characters from A-Z a-z 0-9 . _ % + - (e.g. --out results/my-run)`,
       );
     }
   }
@@ -165,7 +173,11 @@ class RunImpl implements Run {
       : failed > 0 || pending > 0
         ? 1
         : 0;
-    record.close(exitCode);
+    try {
+      record.close(exitCode);
+    } catch (err) {
+      setupError ??= err;
+    }
     release();
     const resumeCommand = pending > 0 ? `hedgebench run --resume ${this.display(folder.dir)}` : null;
     if (setupError) {
@@ -173,7 +185,7 @@ class RunImpl implements Run {
         this.say(
           `hedgebench: nothing more was measured; after fixing the cause, continue with: ${resumeCommand}`,
         );
-      throw setupError;
+      throw diskFullError(setupError, folder.dir) ?? setupError;
     }
     let analysis: { line: string | null; files: string[] } = { line: null, files: [] };
     if (!this.interruptedBy && done > 0 && this.o.analyse !== false) {
@@ -279,6 +291,16 @@ class RunImpl implements Run {
       points: this.plan.map(pendingEntry),
     };
   }
+}
+
+/** A clear error for a disk that filled up during the run (the free-space check ran at the start), else null. */
+function diskFullError(err: unknown, dir: string): ResultsFolderError | null {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return null;
+  return new ResultsFolderError(
+    `results folder ${dir}: the disk filled up during the run (${(err as Error).message}); points not finished stay pending: free some space, then continue with --resume ${dir}`,
+    { cause: err },
+  );
 }
 
 /** points.csv rows plus the cached simulated row of every point that has none there (pending, interrupted). */

@@ -11,7 +11,10 @@ export interface StreamRecorderOptions {
   batchSize?: number;
   /** Longest time a line waits in memory before a write is attempted, ms (default 50). */
   flushMs?: number;
-  /** Lines kept (buffered + in flight) before new ones are dropped and counted (default 200 000). */
+  /**
+   * Lines kept (buffered + in flight) before new ones are dropped and counted (default: env
+   * HEDGEBENCH_RECORDER_MAX_BUFFERED, else 200 000; the variable lets a test shrink every agent's buffer).
+   */
   maxBuffered?: number;
   /** Called with a short message when a batch fails (it will be retried); default: ignored. */
   onError?: (message: string) => void;
@@ -48,7 +51,11 @@ export function createStreamRecorder(
 ): StreamRecorder {
   const batchSize = positiveInt('batchSize', options.batchSize ?? 500);
   const flushMs = positiveInt('flushMs', options.flushMs ?? 50);
-  const maxBuffered = positiveInt('maxBuffered', options.maxBuffered ?? 200_000);
+  const fromEnv = process.env.HEDGEBENCH_RECORDER_MAX_BUFFERED;
+  const maxBuffered = positiveInt(
+    options.maxBuffered === undefined && fromEnv ? 'HEDGEBENCH_RECORDER_MAX_BUFFERED' : 'maxBuffered',
+    options.maxBuffered ?? (fromEnv ? Number(fromEnv) : 200_000),
+  );
   const onError = options.onError;
 
   // Chunks of at most batchSize lines: taking a batch is one shift, not a copy of the whole buffer.

@@ -19,5 +19,11 @@ export {
 export type { HoldErrorSummary } from './hold-time.ts';
 export { type RunOptions, readToken, runTargetServer } from './run.ts';
 export { attemptLine } from './target.ts';
-export { createTargetServer, type TargetServer, type TargetServerOptions } from './target-server.ts';
+export {
+  createTargetServer,
+  HEADERS_TIMEOUT_MS,
+  REQUEST_TIMEOUT_MS,
+  type TargetServer,
+  type TargetServerOptions,
+} from './target-server.ts';
 export type { TargetStats } from './target-stats.ts';

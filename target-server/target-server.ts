@@ -16,6 +16,11 @@ import { Target } from './target.ts';
 import type { TargetStats } from './target-stats.ts';
 import { throttledLog } from './throttled-log.ts';
 
+/** A connection must deliver its request headers within this, ms (else 408 and close). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A connection must deliver its whole request within this, ms (else 408 and close). */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
 /** Options of createTargetServer; every field has a default. */
 export interface TargetServerOptions {
   /** Interface to bind (default 127.0.0.1); the server listens nowhere else. */
@@ -91,10 +96,19 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
   target.metrics = metrics;
   const app = createApp(target, metrics, options.token ?? null);
 
-  const server: Server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, app);
-  // The load generator keeps its connections open for a whole point.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  const server: Server = createServer(
+    {
+      // The load generator keeps its connections open for a whole point.
+      keepAliveTimeout: 65_000,
+      // A client that sends no request, or dribbles its headers (slowloris), gets 408 and is closed after
+      // 10 s; a request must be fully received within 15 s. Both clocks stop once the request is in, so a
+      // /work reply that waits long in the queue is not cut. Checked every second, not every 30.
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1_000,
+    },
+    app,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

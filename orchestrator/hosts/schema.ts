@@ -1,5 +1,6 @@
 // The hosts file (JSON, validated with zod): which machine plays target, load generator and Redis, over SSH.
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
@@ -191,6 +192,17 @@ export async function loadHostsFile(path: string): Promise<HostsFile> {
     );
   }
   const file = parseHostsFile(json, `hosts file ${path}`);
-  if (file.sshConfig) file.sshConfig = resolve(dirname(path), file.sshConfig);
+  if (file.sshConfig) {
+    file.sshConfig = resolve(dirname(path), file.sshConfig);
+    // ssh would fail on every host with its own words (exit 255), after the run folder exists: say it now.
+    try {
+      await access(file.sshConfig, constants.R_OK);
+    } catch (err) {
+      throw new HostsFileInvalidError(
+        `hosts file ${path} is invalid:\n  - sshConfig: ${file.sshConfig} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); point it at an existing ssh_config file (relative to the hosts file), or remove the field`,
+        { cause: err },
+      );
+    }
+  }
   return file;
 }

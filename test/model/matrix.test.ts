@@ -75,7 +75,7 @@ describe('matrix', () => {
 
   it('names the field and the fix for each bad value', () => {
     expect(issuesOf({ ...ok, configs: ['hedge'] })[0]).toMatch(/^configs\[0\]: .*no hedge/);
-    expect(issuesOf({ ...ok, loads: [0.5, -1] })[0]).toMatch(/^loads\[1\]: must be > 0/);
+    expect(issuesOf({ ...ok, loads: [0.5, -1] })[0]).toMatch(/^loads\[1\]: must be ≥ 0\.01/);
     expect(issuesOf({ ...ok, cancellation: ['drop'] })[0]).toMatch(
       /^cancellation\[0\]: must be 'ignore' or 'propagate'/,
     );

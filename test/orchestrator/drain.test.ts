@@ -82,7 +82,7 @@ describe('drainPoint', () => {
   it('writes an empty file (header only) for a point that recorded nothing', async () => {
     const to = paths('p3');
     const r = await drainPoint(redis, 'r3', 'p3', to);
-    expect(r).toEqual({ calls: 0, attempts: 0, status: null });
+    expect(r).toEqual({ calls: 0, attempts: 0, duplicates: { calls: 0, attempts: 0 }, status: null });
     expect(readFileSync(to.calls, 'utf8')).toBe(`${CALL_FIELDS.join(',')}\n`);
   });
 });

@@ -150,6 +150,11 @@ describe('hosts file schema', () => {
     it('resolves sshConfig against the file and reports unreadable or malformed files clearly', async () => {
       const p = join(dir, 'hosts.json');
       await writeFile(p, JSON.stringify(good()));
+      await expect(loadHostsFile(p)).rejects.toMatchObject({
+        code: 'HB_HOSTS_INVALID',
+        message: expect.stringContaining(`sshConfig: ${join(dir, 'ssh_config')} cannot be read (ENOENT)`),
+      });
+      await writeFile(join(dir, 'ssh_config'), 'Host *\n');
       expect((await loadHostsFile(p)).sshConfig).toBe(join(dir, 'ssh_config'));
       await writeFile(p, '{ "target": ');
       await expect(loadHostsFile(p)).rejects.toMatchObject({
