@@ -1,0 +1,155 @@
+// `hedgebench loadgen`: the yargs command that runs one point (loadgen/main.ts runs the same command alone).
+
+import type { CommandModule } from 'yargs';
+import { parseConfigArg, parseModelArg } from './config-arg.ts';
+import { createLoadGenerator } from './load-generator.ts';
+import type { LoadProgress } from './status.ts';
+
+/** Flags of `hedgebench loadgen`. */
+export interface LoadgenArgs {
+  target: string;
+  config: string;
+  load: number;
+  calls: number;
+  seed: number;
+  warmup: number;
+  model?: string;
+  redis?: string;
+  run?: string;
+  point?: string;
+  'max-inflight': number;
+  'max-seconds'?: number;
+  'send-lag-threshold-ms': number;
+  'server-timing': boolean;
+  'allow-any-target': boolean;
+  quiet: boolean;
+  timer?: 'poll' | 'thread';
+  'timer-lead-ms'?: number;
+}
+
+/** The loadgen command module for orchestrator/cli.ts. */
+export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
+  command: 'loadgen',
+  describe:
+    'Run one open-loop Poisson point against a target through the hedge pipeline (prints a JSON summary line)',
+  builder: (y) =>
+    y
+      .option('target', { type: 'string', demandOption: true, describe: 'Target server, http://HOST:PORT' })
+      .option('config', {
+        type: 'string',
+        demandOption: true,
+        describe: 'A reference configuration\'s name (e.g. "hedge, default budget") or a JSON HedgeConfig',
+      })
+      .option('load', {
+        type: 'number',
+        demandOption: true,
+        describe: 'Load ρ = λ·E[S]/workers (sets the rate)',
+      })
+      .option('calls', {
+        type: 'number',
+        demandOption: true,
+        describe: 'Calls in the point, warm-up included',
+      })
+      .option('seed', { type: 'number', demandOption: true, describe: 'Seed of the arrival schedule' })
+      .option('warmup', { type: 'number', default: 0.1, describe: 'Fraction of calls not measured' })
+      .option('model', {
+        type: 'string',
+        describe: 'Model parameters as JSON (default: the reference model)',
+      })
+      .option('redis', {
+        type: 'string',
+        describe:
+          'Redis URL for call records and the status hash (needs --run and --point); with those two, env HEDGEBENCH_REDIS_URL also works and keeps a password off the command line',
+      })
+      .option('run', { type: 'string', describe: 'Run id (names the Redis keys)' })
+      .option('point', { type: 'string', describe: 'Point slug (names the Redis keys)' })
+      .option('max-inflight', {
+        type: 'number',
+        default: 20_000,
+        describe: 'Cap on attempts in flight; reaching it stops the point as collapsed',
+      })
+      .option('max-seconds', {
+        type: 'number',
+        describe: "Cap on the point's wall time (default: schedule length × 3 + 30 s)",
+      })
+      .option('send-lag-threshold-ms', {
+        type: 'number',
+        default: 1,
+        describe: 'Send-lag p99 above this marks the point invalid',
+      })
+      .option('server-timing', {
+        type: 'boolean',
+        default: false,
+        describe: 'Parse replies and report client latency minus server-reported time',
+      })
+      .option('allow-any-target', {
+        type: 'boolean',
+        default: false,
+        describe: 'Allow targets outside loopback and the lab network 198.18.0.0/15',
+      })
+      .option('timer', {
+        choices: ['poll', 'thread'] as const,
+        describe:
+          'How the clock waits: poll (precise, costs a core; the default unless HEDGEBENCH_TIMER says otherwise) or thread (cheaper, ~2 ms tail)',
+      })
+      .option('timer-lead-ms', {
+        type: 'number',
+        describe:
+          'How long before a deadline setImmediate polling takes over, ms (default 2 for poll, 0 for thread)',
+      })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' }),
+  handler: async (argv) => {
+    const generator = createLoadGenerator({
+      target: argv.target,
+      config: parseConfigArg(argv.config),
+      load: argv.load,
+      calls: argv.calls,
+      seed: argv.seed,
+      warmupFraction: argv.warmup,
+      model: parseModelArg(argv.model),
+      redisUrl: argv.redis ?? (argv.run && argv.point ? process.env.HEDGEBENCH_REDIS_URL : undefined),
+      run: argv.run,
+      slug: argv.point,
+      maxInflight: argv['max-inflight'],
+      maxSeconds: argv['max-seconds'],
+      sendLagThresholdMs: argv['send-lag-threshold-ms'],
+      serverTiming: argv['server-timing'],
+      allowAnyTarget: argv['allow-any-target'],
+      timer: argv.timer,
+      timerLeadMs: argv['timer-lead-ms'],
+      onProgress: argv.quiet ? undefined : progressPrinter(),
+      log: (m) => process.stderr.write(`loadgen: ${m}\n`),
+    });
+    const onSignal = (): void => generator.stop('interrupted');
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+    try {
+      const result = await generator.run();
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      if (!argv.quiet) {
+        process.stderr.write(
+          `loadgen: ${result.state}${result.error ? ` (${result.error})` : ''}, valid=${result.valid}, collapsed=${result.collapsed}\n`,
+        );
+      }
+      // The point ran (even if invalid or collapsed) = 0; it could not be trusted at all = 1.
+      process.exitCode = result.state === 'done' ? 0 : 1;
+    } finally {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    }
+  },
+};
+
+// One stderr line per second at most: the status hash gets every update, a terminal does not need them.
+function progressPrinter(): (p: LoadProgress) => void {
+  let last = -1;
+  return (p) => {
+    const s = Math.floor(p.t);
+    if (s === last) return;
+    last = s;
+    const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)} ms` : '-');
+    process.stderr.write(
+      `loadgen: t=${p.t.toFixed(1)} s sent ${p.sent} done ${p.completed} in flight ${p.inflight} p99 ${ms(p.p99Ms)} send-lag p99 ${ms(p.sendLagP99Ms)}\n`,
+    );
+  };
+}

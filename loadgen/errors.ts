@@ -1,0 +1,48 @@
+// Errors of the load generator: one base class with a stable `code`; messages name the field, the value and the fix.
+
+/** Base of every load-generator error; `code` is stable and safe to match on. */
+export class LoadgenError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** An option or a hedge configuration is invalid (the message names the field). */
+export class LoadgenConfigError extends LoadgenError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_CONFIG_INVALID', message, options);
+  }
+}
+
+/** The target did not accept a connection before the point started. */
+export class TargetUnreachableError extends LoadgenError {
+  constructor(target: string, options?: { cause?: unknown }) {
+    super(
+      'HB_TARGET_UNREACHABLE',
+      `target ${target} refused or did not accept a connection; start the target server or fix --target`,
+      options,
+    );
+  }
+}
+
+/** Redis could not take the point's records or status (unreachable at start, or records were dropped). */
+export class RedisUnusableError extends LoadgenError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_REDIS_UNUSABLE', message, options);
+  }
+}
+
+/** One attempt failed: a non-2xx status or a network error. `reason` is short and stable enough to count. */
+export class AttemptFailedError extends LoadgenError {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super('HB_ATTEMPT_FAILED', `attempt failed: ${reason}`, options);
+  }
+}

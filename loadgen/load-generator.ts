@@ -1,0 +1,135 @@
+// createLoadGenerator: one open-loop Poisson point against the target, every call through the library's
+// Pipeline on the real clock. Latency runs from the INTENDED start (no coordinated omission); every
+// measured call becomes one CSV line in the point's Redis stream; the point checks its own sends.
+
+import type { Redis } from 'ioredis';
+import { ConfigError, ManualClock } from '../library/index.ts';
+import { buildPipeline, redisKeys } from '../model/index.ts';
+import {
+  connectRedis,
+  createStreamRecorder,
+  redactUrl,
+  type StreamRecorder,
+  SystemClock,
+} from '../runtime/index.ts';
+import { LoadgenConfigError, LoadgenError, RedisUnusableError } from './errors.ts';
+import {
+  checkTargetHost,
+  type LoadGeneratorOptions,
+  type ResolvedOptions,
+  resolveOptions,
+} from './options.ts';
+import { pointResult, type RecorderCounters } from './point-result.ts';
+import { PointRun } from './point-run.ts';
+import type { LoadResult } from './result.ts';
+import { StatusWriter } from './status.ts';
+import { parseTarget } from './transport.ts';
+
+/** A prepared point: run it once; stop it from outside (SIGTERM) at any time. */
+export interface LoadGenerator {
+  /** Runs the point; resolves with its summary (state `failed` when interrupted or records were lost). */
+  run(): Promise<LoadResult>;
+  /** Stops sending, abandons calls in flight, flushes records; run() then resolves with state `failed`. */
+  stop(reason: string): void;
+}
+
+/** Validates the options (throws LoadgenConfigError naming the option) and prepares a point. */
+export function createLoadGenerator(options: LoadGeneratorOptions): LoadGenerator {
+  const o = resolveOptions(options);
+  checkTargetHost(parseTarget(o.target), o.allowAnyTarget);
+  try {
+    // Validation only (the library's own checks); the real pipeline is built on the real clock in run().
+    buildPipeline(o.config, new ManualClock());
+  } catch (err) {
+    if (err instanceof ConfigError) throw new LoadgenConfigError(`--config: ${err.message}`, { cause: err });
+    throw err;
+  }
+  let started = false;
+  let stopReason: string | null = null;
+  let active: PointRun | null = null;
+  return {
+    async run() {
+      if (started)
+        throw new LoadgenError('HB_ALREADY_RUN', 'run() was already called; make a new generator per point');
+      started = true;
+      // A clock made here is closed here (its waker thread must not keep the process alive).
+      const clock = o.clock ?? new SystemClock({ waker: o.timer, leadMs: o.timerLeadMs });
+      try {
+        const run = new PointRun(o, clock);
+        active = run;
+        if (stopReason !== null) run.stop(stopReason);
+        return await runPoint(run, o);
+      } finally {
+        if (o.clock === undefined) await clock.close();
+      }
+    },
+    stop(reason) {
+      stopReason ??= reason;
+      active?.stop(reason);
+    },
+  };
+}
+
+async function runPoint(run: PointRun, o: ResolvedOptions): Promise<LoadResult> {
+  const log = o.log ?? (() => {});
+  let redis: Redis | null = o.redis ?? null;
+  const ownRedis = o.redis === undefined && o.redisUrl !== undefined;
+  try {
+    await run.transport.probe();
+    let recorder: StreamRecorder | null = null;
+    let status: StatusWriter | null = null;
+    if (o.run && o.slug && (redis !== null || o.redisUrl !== undefined)) {
+      const keys = redisKeys(o.run, o.slug);
+      redis ??= await connect(o.redisUrl!, log);
+      const existing = await redis.xlen(keys.calls);
+      if (existing > 0) {
+        throw new RedisUnusableError(
+          `${keys.calls} already holds ${existing} records of an earlier try; drain or delete it before running the point again`,
+        );
+      }
+      recorder = createStreamRecorder(redis, keys.calls, { onError: log });
+      status = new StatusWriter(redis, keys.status);
+      await status.final(run.progress('running'), { started_ms: String(Date.now()), error: '', summary: '' });
+      const st = status;
+      run.sink = recorder;
+      run.onTick = (p) => st.update(p);
+    }
+
+    await run.warmUp(o.warmRequests, Math.min(o.warmConnections, o.maxInflight), o.warmPath, o.warmTimeoutMs);
+    const cpu0 = process.cpuUsage();
+    await run.start();
+    const durationMs = run.progress('done').t * 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuCores = durationMs > 0 ? (cpu.user + cpu.system) / 1000 / durationMs : 0;
+    await run.transport.destroy().catch(() => {});
+
+    let counters: RecorderCounters = null;
+    let error = run.stopReason;
+    if (recorder !== null) {
+      const r = recorder;
+      // Records wait out a Redis outage, but not forever: whatever is still buffered then counts as lost.
+      await Promise.race([r.close(), new Promise((res) => setTimeout(res, o.flushTimeoutMs).unref())]);
+      const s = r.stats();
+      counters = { written: s.written, dropped: s.dropped + s.buffered, failedBatches: s.failedBatches };
+      if (counters.dropped > 0) error ??= `${counters.dropped} call records were not written to Redis`;
+    }
+    const result = pointResult(run, o, durationMs, cpuCores, counters, error);
+    await status?.final(run.progress(result.state), {
+      error: error ?? '',
+      ended_ms: String(Date.now()),
+      summary: JSON.stringify(result),
+    });
+    return result;
+  } finally {
+    await run.transport.destroy().catch(() => {});
+    if (ownRedis) redis?.disconnect();
+  }
+}
+
+async function connect(url: string, log: (m: string) => void): Promise<Redis> {
+  try {
+    return await connectRedis(url, { timeoutMs: 5_000, onError: log });
+  } catch (err) {
+    throw new RedisUnusableError(`Redis at ${redactUrl(url)}: ${(err as Error).message}`, { cause: err });
+  }
+}

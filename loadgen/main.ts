@@ -1,0 +1,25 @@
+// Entry point of the standalone load generator (bundled to dist/loadgen.mjs): the loadgen command as the
+// only command, so `node loadgen.mjs --target … --config … --load … --calls … --seed …` runs one point.
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { loadgenCommand } from './command.ts';
+import { LoadgenConfigError } from './errors.ts';
+
+try {
+  await yargs(hideBin(process.argv))
+    .scriptName('loadgen')
+    .command({ ...loadgenCommand, command: '$0' })
+    .strict()
+    .help()
+    .version(false)
+    // Errors from the handler are reported once, below, as `code: message` (not a usage dump); a flag
+    // yargs itself rejects (missing, unknown) becomes a config error naming it.
+    .fail((msg, err) => {
+      throw err ?? new LoadgenConfigError(`${msg}; see --help`);
+    })
+    .parseAsync();
+} catch (err) {
+  const e = err as { code?: string; message?: string };
+  process.stderr.write(`loadgen: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
+  process.exitCode = process.exitCode || 1;
+}

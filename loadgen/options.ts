@@ -1,0 +1,193 @@
+// Options of one load-generator point, their defaults and their validation (errors name the option).
+
+import type { Redis } from 'ioredis';
+import {
+  type CallRecord,
+  DEFAULT_MODEL,
+  type HedgeConfig,
+  MatrixInvalidError,
+  type ModelParams,
+  parseMatrix,
+} from '../model/index.ts';
+import type { SystemClock } from '../runtime/index.ts';
+import { LoadgenConfigError } from './errors.ts';
+import type { LoadProgress } from './status.ts';
+
+/** Everything one point needs; only target, config, load, calls and seed are required. */
+export interface LoadGeneratorOptions {
+  /** `http://host:port` of the target server. */
+  target: string;
+  config: HedgeConfig;
+  /** ρ = λ·E[S]/workers; the arrival rate follows from the model. */
+  load: number;
+  /** Calls in the point, warm-up included. */
+  calls: number;
+  seed: number;
+  /** Fraction of the calls not measured (default 0.1). */
+  warmupFraction?: number;
+  /** The service model the load refers to: any subset of its fields over DEFAULT_MODEL. */
+  model?: Partial<ModelParams>;
+  /** Redis for records and status: a URL (connected and closed here) or a client the caller owns. */
+  redisUrl?: string;
+  redis?: Redis;
+  /** Run id and point slug naming the Redis keys; required with Redis. */
+  run?: string;
+  slug?: string;
+  /** Cap on attempts in flight (default 20 000); reaching it stops the point as collapsed. */
+  maxInflight?: number;
+  /** Cap on the point's wall time, s (default: schedule length × 3 + 30). */
+  maxSeconds?: number;
+  /** Send-lag p99 above this makes the point invalid, ms (default 1). */
+  sendLagThresholdMs?: number;
+  /** Parse the server's reply to report client overhead (default false). */
+  serverTiming?: boolean;
+  /** Work route of the target (default `/work`). */
+  path?: string;
+  /** Warm-up before t0: calls through the pipeline to `warmPath` (default 2 000; 0 = none), … */
+  warmRequests?: number;
+  /** … this many at a time, which is also how many connections it opens (default 16). */
+  warmConnections?: number;
+  /** A side-effect-free route of the target for the warm-up (default `/health`). */
+  warmPath?: string;
+  /** The warm-up ends after this at the latest, ms (default 5 000). */
+  warmTimeoutMs?: number;
+  /** Status hash / progress period, ms (default 250). */
+  statusIntervalMs?: number;
+  /** How long the final flush of records may wait for Redis, ms (default 30 000). */
+  flushTimeoutMs?: number;
+  /** Allow targets outside 127.0.0.0/8, ::1, localhost and the lab's 198.18.0.0/15 (default false). */
+  allowAnyTarget?: boolean;
+  /**
+   * How the real clock waits (default: env HEDGEBENCH_TIMER, else 'poll': a coarse setTimeout, then setImmediate polling for the last
+   * 2 ms — it costs a core, but kept send-lag p99 ≤ 1 ms up to 10 000+ calls/s in bench/loadgen.ts, where
+   * the 'thread' waker's wake-up latency gave 2–3 ms at 2 000–5 000 calls/s and bunched the sends).
+   */
+  timer?: 'poll' | 'thread';
+  /** How long before a deadline polling takes over, ms (default: SystemClock's, 2 for poll, 0 for thread). */
+  timerLeadMs?: number;
+  /** The real clock (default a new SystemClock with `timer`); an injected clock is the caller's to close. */
+  clock?: SystemClock;
+  onProgress?: (p: LoadProgress) => void;
+  /** Called with every measured call as it completes (tests, embedding); the Redis stream gets the same. */
+  onCall?: (record: CallRecord) => void;
+  /** Warnings (Redis retries …); default ignored. */
+  log?: (message: string) => void;
+}
+
+type Optional =
+  | 'timerLeadMs'
+  | 'redisUrl'
+  | 'redis'
+  | 'run'
+  | 'slug'
+  | 'maxSeconds'
+  | 'clock'
+  | 'onProgress'
+  | 'onCall'
+  | 'log';
+
+/** Options with every default filled in. */
+export type ResolvedOptions = Required<Omit<LoadGeneratorOptions, Optional | 'model'>> &
+  Pick<LoadGeneratorOptions, Optional> & { model: ModelParams };
+
+/** Validates and completes the options; throws LoadgenConfigError naming the option and the fix. */
+export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
+  const warmupFraction = o.warmupFraction ?? 0.1;
+  // The model's own matrix validation checks config, load, calls, seed, warm-up and model in the project's words.
+  try {
+    parseMatrix(
+      {
+        name: 'loadgen',
+        configs: [o.config],
+        loads: [o.load],
+        cancellation: ['ignore'],
+        seeds: [o.seed],
+        calls: o.calls,
+        warmupFraction,
+        model: o.model,
+        calibration: false,
+      },
+      'the options',
+    );
+  } catch (err) {
+    if (!(err instanceof MatrixInvalidError)) throw err;
+    const issues = err.issues.map((i) =>
+      i
+        .replace(/^configs\[0\]/, '--config')
+        .replace(/^loads\[0\]/, '--load')
+        .replace(/^seeds\[0\]/, '--seed')
+        .replace(/^calls\b/, '--calls')
+        .replace(/^warmupFraction\b/, '--warmup')
+        .replace(/^model\b/, '--model'),
+    );
+    const text = `invalid load generator options:\n  - ${issues.join('\n  - ')}`;
+    throw new LoadgenConfigError(text, { cause: err });
+  }
+  const positive = (name: string, v: number | undefined) => {
+    if (v !== undefined && !(Number.isFinite(v) && v > 0)) {
+      throw new LoadgenConfigError(`${name} = ${v} is invalid: must be a number > 0`);
+    }
+  };
+  positive('--max-seconds', o.maxSeconds);
+  positive('--send-lag-threshold-ms', o.sendLagThresholdMs);
+  positive('statusIntervalMs', o.statusIntervalMs);
+  positive('flushTimeoutMs', o.flushTimeoutMs);
+  positive('warmTimeoutMs', o.warmTimeoutMs);
+  for (const [name, v, max] of [
+    ['warmConnections', o.warmConnections, 1000],
+    ['warmRequests', o.warmRequests, 1_000_000],
+  ] as const) {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= max)) {
+      throw new LoadgenConfigError(`${name} = ${v} is invalid: must be a whole number in 0..${max}`);
+    }
+  }
+  const maxInflight = o.maxInflight ?? 20_000;
+  if (!Number.isInteger(maxInflight) || maxInflight < 1) {
+    throw new LoadgenConfigError(`--max-inflight = ${maxInflight} is invalid: must be a whole number ≥ 1`);
+  }
+  if (o.timer !== undefined && o.timer !== 'poll' && o.timer !== 'thread') {
+    throw new LoadgenConfigError(`--timer = ${JSON.stringify(o.timer)} is invalid: use 'poll' or 'thread'`);
+  }
+  if (o.timerLeadMs !== undefined && !(Number.isFinite(o.timerLeadMs) && o.timerLeadMs >= 0)) {
+    throw new LoadgenConfigError(`--timer-lead-ms = ${o.timerLeadMs} is invalid: must be a number ≥ 0`);
+  }
+  if ((o.redisUrl !== undefined || o.redis !== undefined) && (!o.run || !o.slug)) {
+    throw new LoadgenConfigError('--redis needs --run ID and --point SLUG to name the keys; give both');
+  }
+  return {
+    ...o,
+    warmupFraction,
+    model: { ...DEFAULT_MODEL, ...o.model },
+    maxInflight,
+    sendLagThresholdMs: o.sendLagThresholdMs ?? 1,
+    serverTiming: o.serverTiming ?? false,
+    path: o.path ?? '/work',
+    warmRequests: o.warmRequests ?? 2000,
+    warmConnections: o.warmConnections ?? 16,
+    warmPath: o.warmPath ?? '/health',
+    warmTimeoutMs: o.warmTimeoutMs ?? 5_000,
+    statusIntervalMs: o.statusIntervalMs ?? 250,
+    flushTimeoutMs: o.flushTimeoutMs ?? 30_000,
+    allowAnyTarget: o.allowAnyTarget ?? false,
+    timer: o.timer ?? envTimer() ?? 'poll',
+  };
+}
+
+// HEDGEBENCH_TIMER=poll|thread sets every process's SystemClock default (runtime/system-clock.ts); honour it.
+function envTimer(): 'poll' | 'thread' | undefined {
+  const v = process.env.HEDGEBENCH_TIMER;
+  return v === 'poll' || v === 'thread' ? v : undefined;
+}
+
+/** Throws unless the target is on loopback or in the lab's 198.18.0.0/15 (or allowAnyTarget is set). */
+export function checkTargetHost(url: URL, allowAnyTarget: boolean): void {
+  if (allowAnyTarget) return;
+  const h = url.hostname.replace(/^\[|\]$/g, '');
+  const ok =
+    h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^198\.1[89]\.\d+\.\d+$/.test(h);
+  if (!ok) {
+    throw new LoadgenConfigError(
+      `--target host ${h} is outside loopback (127.0.0.0/8) and the lab (198.18.0.0/15); pass --allow-any-target to load it anyway`,
+    );
+  }
+}

@@ -1,0 +1,80 @@
+// Turns a finished PointRun into its LoadResult: the self-check over the measured sends, percentiles,
+// collapse evidence and the recorder's counters.
+
+import type { ResolvedOptions } from './options.ts';
+import type { PointRun } from './point-run.ts';
+import type { LoadResult } from './result.ts';
+import { percentileSorted, selfCheck } from './self-check.ts';
+
+/** Counters of the call-record stream, or null without Redis. */
+export type RecorderCounters = LoadResult['recorder'];
+
+/** The summary of a finished point; `error` set = the point failed (interrupted, records lost …). */
+export function pointResult(
+  run: PointRun,
+  o: ResolvedOptions,
+  durationMs: number,
+  cpuCores: number,
+  recorder: RecorderCounters,
+  error: string | null,
+): LoadResult {
+  const warm = run.warm;
+  const n = Math.max(0, run.scheduled - warm);
+  const sendMs = new Float64Array(n);
+  const dispatchLag = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = warm + k;
+    sendMs[k] = run.sendTime(i);
+    dispatchLag[k] = run.dispatchAt[i] - run.intended[i];
+  }
+  dispatchLag.sort();
+  const check = selfCheck(sendMs, run.intended.subarray(warm, warm + n), run.ratePerMs, {
+    sendLagThresholdMs: o.sendLagThresholdMs,
+  });
+  const reasons = [...check.reasons];
+  if (recorder !== null && recorder.dropped > 0) reasons.push(`${recorder.dropped} call records lost`);
+  const h = run.latencyHist;
+  const pct = (p: number) => (h.totalCount > 0 ? h.getValueAtPercentile(p) / 1000 : null);
+  return {
+    state: error === null ? 'done' : 'failed',
+    error,
+    target: o.target,
+    config: o.config.name,
+    load: o.load,
+    seed: o.seed,
+    calls: run.calls,
+    warmupCalls: warm,
+    sent: run.sent,
+    completed: run.completed,
+    abandoned: run.abandoned,
+    measured: { ...run.measured },
+    attemptsUnwritten: run.transport.unwritten,
+    attemptFailures: { ...run.attemptFailures },
+    latency: { p50Ms: pct(50), p99Ms: pct(99), maxMs: h.totalCount > 0 ? h.maxValue / 1000 : null },
+    overhead: run.overhead === null ? null : overheadSummary(run.overhead.subarray(0, run.overheadN)),
+    durationMs,
+    cpuCores,
+    dispatchLag: {
+      p50Ms: percentileSorted(dispatchLag, 0.5),
+      p99Ms: percentileSorted(dispatchLag, 0.99),
+      maxMs: n > 0 ? dispatchLag[n - 1] : Number.NaN,
+    },
+    selfCheck: check,
+    inflight: { max: run.maxInflightSeen, cap: o.maxInflight, timeline: run.timeline.toArray() },
+    collapsed: run.collapseReason !== null,
+    collapseReason: run.collapseReason,
+    recorder,
+    valid: reasons.length === 0,
+    reasons,
+  };
+}
+
+function overheadSummary(xs: Float64Array): NonNullable<LoadResult['overhead']> {
+  const sorted = Float64Array.from(xs).sort();
+  const n = sorted.length;
+  return {
+    n,
+    p50Ms: n > 0 ? percentileSorted(sorted, 0.5) : null,
+    p99Ms: n > 0 ? percentileSorted(sorted, 0.99) : null,
+  };
+}

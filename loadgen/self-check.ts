@@ -1,0 +1,133 @@
+// The point's self-check of its own measurement: did the sends follow a Poisson process at the target rate,
+// and how late were they? A point that fails is marked invalid with the reasons, never reported as good data.
+
+import { AD_CRITICAL_CASE0, andersonDarlingExponential, strideSample } from './anderson-darling.ts';
+
+/** Thresholds of the self-check; every one is a setting. */
+export interface SelfCheckOptions {
+  /** Send-lag p99 above this (ms) makes the point invalid. Default 1. */
+  sendLagThresholdMs?: number;
+  /** Allowed relative error of the achieved rate. Default 0.02. */
+  rateTolerance?: number;
+  /** Gaps tested (an evenly strided subsample). Default 1000. */
+  arrivalSample?: number;
+}
+
+/** What the self-check found; `valid=false` always comes with at least one reason. */
+export interface SelfCheck {
+  sendLag: { n: number; p50Ms: number; p99Ms: number; maxMs: number; thresholdMs: number };
+  rate: {
+    targetPerS: number;
+    /** Rate of the actual sends: (n − 1) / (last send − first send). */
+    achievedPerS: number;
+    /** Rate of the intended schedule over the same calls (its own Poisson noise). */
+    schedulePerS: number;
+    /** achieved / target − 1. */
+    errorVsTarget: number;
+    /** achieved / schedule − 1: the generator's own error. */
+    errorVsSchedule: number;
+    tolerance: number;
+    /** Tolerance of the schedule vs target: max(tolerance, 3/√n), the sampling noise of a Poisson count. */
+    toleranceVsTarget: number;
+  };
+  arrivals: {
+    test: string;
+    sampleSize: number;
+    statistic: number;
+    /** Twice the 1 % critical value, as Lancet uses it. */
+    critical: number;
+    passed: boolean;
+  };
+  valid: boolean;
+  reasons: string[];
+}
+
+/** Nearest-rank percentile (0 < p ≤ 1) of an ascending array; NaN when empty. */
+export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  return sorted[Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1))];
+}
+
+/** Checks a point's sends. `sendMs[k]`, `intendedMs[k]` are the actual and intended times of the k-th sent call. */
+export function selfCheck(
+  sendMs: ArrayLike<number>,
+  intendedMs: ArrayLike<number>,
+  targetRatePerMs: number,
+  options: SelfCheckOptions = {},
+): SelfCheck {
+  const thresholdMs = options.sendLagThresholdMs ?? 1;
+  const tolerance = options.rateTolerance ?? 0.02;
+  const sampleMax = options.arrivalSample ?? 1000;
+  const n = sendMs.length;
+  const reasons: string[] = [];
+
+  const lags = new Float64Array(n);
+  for (let k = 0; k < n; k++) lags[k] = sendMs[k] - intendedMs[k];
+  lags.sort();
+  const sendLag = {
+    n,
+    p50Ms: percentileSorted(lags, 0.5),
+    p99Ms: percentileSorted(lags, 0.99),
+    maxMs: n > 0 ? lags[n - 1] : Number.NaN,
+    thresholdMs,
+  };
+  if (!(sendLag.p99Ms <= thresholdMs)) {
+    reasons.push(`send-lag p99 ${fmt(sendLag.p99Ms)} ms exceeds the threshold ${thresholdMs} ms`);
+  }
+
+  const sends = Float64Array.from(sendMs).sort();
+  const intended = Float64Array.from(intendedMs).sort();
+  const achievedPerS = n > 1 ? ((n - 1) / (sends[n - 1] - sends[0])) * 1000 : Number.NaN;
+  const schedulePerS = n > 1 ? ((n - 1) / (intended[n - 1] - intended[0])) * 1000 : Number.NaN;
+  const targetPerS = targetRatePerMs * 1000;
+  const toleranceVsTarget = Math.max(tolerance, n > 0 ? 3 / Math.sqrt(n) : 1);
+  const rate = {
+    targetPerS,
+    achievedPerS,
+    schedulePerS,
+    errorVsTarget: achievedPerS / targetPerS - 1,
+    errorVsSchedule: achievedPerS / schedulePerS - 1,
+    tolerance,
+    toleranceVsTarget,
+  };
+  if (!(Math.abs(rate.errorVsSchedule) <= tolerance)) {
+    reasons.push(
+      `achieved rate ${fmt(achievedPerS)}/s is ${pct(rate.errorVsSchedule)} off the schedule's ${fmt(schedulePerS)}/s (allowed ${pct(tolerance)})`,
+    );
+  }
+  if (!(Math.abs(rate.errorVsTarget) <= toleranceVsTarget)) {
+    reasons.push(
+      `achieved rate ${fmt(achievedPerS)}/s is ${pct(rate.errorVsTarget)} off the target ${fmt(targetPerS)}/s (allowed ${pct(toleranceVsTarget)})`,
+    );
+  }
+
+  const gaps = new Float64Array(Math.max(0, n - 1));
+  for (let k = 1; k < n; k++) gaps[k - 1] = sends[k] - sends[k - 1];
+  const sample = strideSample(gaps, sampleMax);
+  const statistic = andersonDarlingExponential(sample, targetRatePerMs);
+  const critical = 2 * AD_CRITICAL_CASE0['0.01'];
+  const arrivals = {
+    test: 'Anderson-Darling A² of send gaps vs Exp(target rate), rate known (Stephens case 0)',
+    sampleSize: sample.length,
+    statistic,
+    critical,
+    passed: statistic < critical,
+  };
+  if (!arrivals.passed) {
+    reasons.push(
+      Number.isNaN(statistic)
+        ? `too few sends (${n}) to test the arrival process`
+        : `send gaps are not exponential at the target rate: A² = ${fmt(statistic)} ≥ ${critical} (n = ${sample.length})`,
+    );
+  }
+  return { sendLag, rate, arrivals, valid: reasons.length === 0, reasons };
+}
+
+function fmt(x: number): string {
+  return Number.isFinite(x) ? String(Math.round(x * 1000) / 1000) : String(x);
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(2)} %`;
+}
