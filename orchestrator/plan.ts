@@ -1,17 +1,15 @@
 // The run plan: the matrix's points in run order, each with its key, slug and expected duration.
-import { readFile } from 'node:fs/promises';
 import {
   arrivalRatePerMs,
   calibrationPoint,
   expandMatrix,
   type Matrix,
   MatrixInvalidError,
-  overrideMatrix,
   type Point,
-  parseMatrix,
   pointKey,
   pointSlug,
 } from '../model/index.ts';
+import { readMatrixFile } from '../simulator/index.ts';
 import type { PointEntry } from './manifest.ts';
 
 /** One point of the plan. */
@@ -26,33 +24,12 @@ export interface PlannedPoint {
   expectedMs: number;
 }
 
-/** Reads and validates a matrix file, then applies --calls / --seed. Errors name the file and the field. */
+/** Reads and validates a matrix file, then applies --calls / --seed (the simulator's reader: one set of errors). */
 export async function loadMatrixFile(
   path: string,
   o: { calls?: number; seed?: number } = {},
 ): Promise<Matrix> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new MatrixInvalidError(
-      `matrix file ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pass --matrix with the path of a JSON matrix, e.g. experiments/quick.json`,
-      [`(file): cannot be read`],
-      { cause: err },
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new MatrixInvalidError(
-      `matrix file ${path} is not valid JSON (${(err as Error).message}); fix the syntax`,
-      ['(file): not JSON'],
-      { cause: err },
-    );
-  }
-  const m = parseMatrix(json, `matrix file ${path}`);
-  return o.calls === undefined && o.seed === undefined ? m : overrideMatrix(m, o);
+  return readMatrixFile(path, o);
 }
 
 /** The points of a matrix in run order: the calibration point first (if any), then the matrix's order. */
