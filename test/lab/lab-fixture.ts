@@ -1,6 +1,7 @@
 // Test fixture for the SSH lab: brings a lab up for a test file (own HB_LAB_ID, own DIR) and always down again.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -67,9 +68,26 @@ export async function runLab(cmd: 'up' | 'down' | 'status', id: number, dir: str
   return String(r.all);
 }
 
-/** The lab's DIR for a test id: under the git-ignored .lab/ (not /tmp, where sshd's StrictModes refuses keys). */
+/**
+ * Where test labs keep their keys. sshd (StrictModes) refuses keys below a folder others can write to, so a
+ * checkout under /tmp (as CI may make) cannot use its own .lab/; such checkouts use a root-only folder in
+ * /var/lib named after the checkout, so two checkouts never share one.
+ */
+export const LAB_ROOT = ancestorsPrivate(REPO)
+  ? join(REPO, '.lab')
+  : join('/var/lib/hedgebench-lab', createHash('sha256').update(REPO).digest('hex').slice(0, 12));
+
+/** True when no folder from `dir` up to / is writable by group or others. */
+function ancestorsPrivate(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(d) && (statSync(d).mode & 0o022) !== 0) return false;
+    if (d === dirname(d)) return true;
+  }
+}
+
+/** The lab's DIR for a test id (see LAB_ROOT). */
 export function labDir(id: number): string {
-  return join(REPO, '.lab', `test-${id}`);
+  return join(LAB_ROOT, `test-${id}`);
 }
 
 /** Brings up a lab with its own id; call lab.down() in afterAll (it is safe even when up failed part-way). */

@@ -41,7 +41,9 @@ function options(o: Partial<WatchOptions> = {}): WatchOptions {
 function heartbeat(key: string, extra: Record<string, string> = {}): () => void {
   let i = 0;
   const t = setInterval(() => {
-    void redis.hset(key, { state: 'running', sent: String(++i), heartbeat_ms: String(Date.now()), ...extra });
+    redis
+      .hset(key, { state: 'running', sent: String(++i), heartbeat_ms: String(Date.now()), ...extra })
+      .catch(() => {}); // the test may end (and disconnect) first
   }, 100);
   return () => clearInterval(t);
 }
@@ -53,7 +55,7 @@ describe('watchPoint', () => {
     const stop = heartbeat(o.statusKey);
     setTimeout(() => {
       stop();
-      void redis.hset(o.statusKey, { state: 'done' });
+      redis.hset(o.statusKey, { state: 'done' }).catch(() => {}); // the test may end (and disconnect) first
     }, 500);
     const r = await watchPoint({ ...o, onStatus: (s) => seen.push(s.state ?? '') });
     expect(r).toEqual({ kind: 'done' });
