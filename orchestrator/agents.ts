@@ -4,6 +4,7 @@ import { AgentRegistry, reapAgents } from './agent-registry.ts';
 import { type Deployed, deployAgent } from './deploy.ts';
 import { freePort } from './free-port.ts';
 import { type Host, type HostsFile, isRedisUrl, openHosts, type RunHosts } from './hosts/index.ts';
+import { loadgenLauncher } from './loadgen-agent.ts';
 import { type RedisService, startRedis, useRedisUrl } from './redis-service.ts';
 import type { RunFolder } from './run-folder.ts';
 import { TargetAgent } from './target-agent.ts';
@@ -49,10 +50,13 @@ export class Agents {
   async deploy(): Promise<Deployed> {
     const hosts = this.hosts!;
     const local = hosts.mode === 'local';
-    const [target, loadgen] = await Promise.all([
+    const [target, deployed, how] = await Promise.all([
       deployAgent(hosts.target, 'target', local),
       deployAgent(hosts.loadgen, 'loadgen', local),
+      loadgenLauncher(hosts.loadgen, local),
     ]);
+    const loadgen: Deployed = { ...deployed, launcher: how.launcher };
+    this.o.folder.event('loadgen-priority', { launcher: how.launcher.join(' '), note: how.note });
     this.loadgen = loadgen;
     this.targetDeployed = target;
     return loadgen;

@@ -9,6 +9,8 @@ export interface Deployed {
   node: string;
   bundle: string;
   nodeVersion: string;
+  /** Words put before `node` when starting it (the load generator's `chrt -f 10`); none by default. */
+  launcher?: readonly string[];
 }
 
 /** Checks Node.js on the host and uploads one bundle (skipped when unchanged). */

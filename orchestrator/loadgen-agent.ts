@@ -1,4 +1,5 @@
 // The load generator as an agent: one process per point, started on the load-generator host.
+import { availableParallelism } from 'node:os';
 import type { Point } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { Deployed } from './deploy.ts';
@@ -16,6 +17,45 @@ export interface LoadgenArgs {
   maxSeconds: number;
 }
 
+/** The real-time priority the embedded load generator runs at (SCHED_FIFO, low among real-time tasks). */
+export const LOADGEN_RT_PRIORITY = 10;
+
+/** How the load generator will be launched on this run's machine, and why (for run.log). */
+export interface LoadgenLauncher {
+  launcher: string[];
+  note: string;
+}
+
+/**
+ * Embedded (local) mode shares one machine between the load generator, the target, Redis and us. Measured
+ * on the 2-core VM (bench/RESULTS.md): the generator's main thread waited 200–470 ms per point in the CPU
+ * run queue behind the others (/proc schedstat), ~10x its GC pauses, and that wait — not GC — made send-lag
+ * p99 1–3.6 ms. Under SCHED_FIFO (`chrt -f`) it preempts them when a send is due: run-queue wait fell to
+ * 3–34 ms and p99 to 0.3–0.7 ms. CPU pinning (taskset) made it worse. Needs ≥ 2 cores (with one, a
+ * real-time generator would starve the target) and the right to set real-time priority; else a no-op.
+ */
+export async function loadgenLauncher(host: Host, local: boolean): Promise<LoadgenLauncher> {
+  if (!local) return { launcher: [], note: 'remote load-generator host: normal priority' };
+  const cores = availableParallelism();
+  if (cores < 2) return { launcher: [], note: `1 core: load generator at normal priority` };
+  const launcher = ['chrt', '-f', String(LOADGEN_RT_PRIORITY)];
+  try {
+    const r = await host.exec([...launcher, 'true'], { timeoutMs: 5_000 });
+    if (r.exitCode === 0) {
+      return {
+        launcher,
+        note: `load generator at real-time priority (chrt -f ${LOADGEN_RT_PRIORITY}) on ${cores} cores`,
+      };
+    }
+    return { launcher: [], note: `chrt -f refused (${r.stderr.trim()}): load generator at normal priority` };
+  } catch (err) {
+    return {
+      launcher: [],
+      note: `chrt unusable (${(err as Error).message}): load generator at normal priority`,
+    };
+  }
+}
+
 /**
  * The command line of the load generator for one point (configuration and model as JSON). The Redis URL
  * (it may hold a password) is not on it: startLoadgen passes it in the environment.
@@ -23,6 +63,7 @@ export interface LoadgenArgs {
 export function loadgenArgv(a: LoadgenArgs): string[] {
   const p = a.point;
   return [
+    ...(a.deployed.launcher ?? []),
     a.deployed.node,
     a.deployed.bundle,
     '--target',

@@ -29,6 +29,14 @@ export interface SystemClockOptions {
    * deadline, trading CPU for a shorter tail).
    */
   leadMs?: number;
+  /**
+   * How long one poll turn may sleep (Atomics.wait, never past the earliest deadline) before it lets I/O
+   * run, ms: default 0.05 for 'poll', 0 (pure setImmediate polling) for 'thread'. Why: each setImmediate
+   * turn allocates ~300 B and a bare poller takes ~10^6 turns/s — hundreds of MB/s of garbage whose
+   * scavenges stop the sending loop for 1–2 ms every ~100 ms, the send-lag tail. Sleeping up to 50 µs per
+   * turn cuts turns ~100× (and the CPU burnt) and costs ~0.06 ms of wake-up slack (bench/RESULTS.md).
+   */
+  pollSleepMs?: number;
 }
 
 /** A TimerHandle that also tells its deadline on this clock (ms), so callers and tests can check it. */
@@ -50,6 +58,9 @@ export interface SystemClockStats {
 /** Real time (performance.now, ms) with precise, never-early timers; see the file header. */
 export class SystemClock implements Clock {
   private readonly leadMs: number;
+  private readonly pollSleepMs: number;
+  // Atomics.wait needs a shared cell; nothing ever notifies it, so a wait always runs to its timeout.
+  private readonly sleepCell = new Int32Array(new SharedArrayBuffer(4));
   private readonly heap = new TimerHeap();
   private seq = 0;
   private live = 0;
@@ -76,6 +87,13 @@ export class SystemClock implements Clock {
       );
     }
     this.leadMs = lead;
+    const sleep = options.pollSleepMs ?? (mode === 'poll' ? 0.05 : 0);
+    if (!Number.isFinite(sleep) || sleep < 0 || sleep > 1) {
+      throw new RangeError(
+        `SystemClock: pollSleepMs must be a number in [0, 1], got ${sleep}; the default is 0.05 for 'poll', 0 for 'thread'`,
+      );
+    }
+    this.pollSleepMs = sleep;
     // Started here, not on first use: spawning the thread takes tens of ms, which must not delay a timer.
     if (mode === 'thread') this.thread = new ThreadWaker(this.onWake);
   }
@@ -128,6 +146,13 @@ export class SystemClock implements Clock {
   private readonly onPoll = (): void => {
     this.polling = false;
     this.polls++;
+    if (this.pollSleepMs > 0) {
+      const top = this.heap.firstLive();
+      if (top !== undefined) {
+        const wait = Math.min(top.deadline - performance.now(), this.pollSleepMs);
+        if (wait > 0) Atomics.wait(this.sleepCell, 0, 0, wait);
+      }
+    }
     this.drain();
   };
 

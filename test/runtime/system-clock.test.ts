@@ -178,6 +178,8 @@ describe.each<SystemClockOptions>([{ waker: 'thread' }, { waker: 'poll', leadMs:
       expect(() => new SystemClock({ leadMs: -1 })).toThrow(/leadMs/);
       expect(() => new SystemClock({ leadMs: Number.NaN })).toThrow(/leadMs/);
       expect(() => new SystemClock({ waker: 'spin' as 'poll' })).toThrow(/waker/);
+      expect(() => new SystemClock({ waker: 'poll', pollSleepMs: -0.1 })).toThrow(/pollSleepMs/);
+      expect(() => new SystemClock({ waker: 'poll', pollSleepMs: 5 })).toThrow(/pollSleepMs/);
     });
   },
 );

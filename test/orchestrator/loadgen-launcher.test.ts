@@ -1,0 +1,65 @@
+// How the embedded load generator is launched: real-time priority where the machine allows it, else plain node.
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MODEL } from '../../model/index.ts';
+import { createLocalHost, type Host } from '../../orchestrator/hosts/index.ts';
+import { loadgenArgv, loadgenLauncher } from '../../orchestrator/loadgen-agent.ts';
+import { rmTemp, tempDir } from './fixture.ts';
+
+let dir: string;
+let host: Host;
+beforeAll(() => {
+  dir = tempDir();
+  host = createLocalHost({ name: 'loadgen', workDir: join(dir, 'work') });
+});
+afterAll(() => rmTemp(dir));
+
+describe('loadgenLauncher', () => {
+  it('leaves a remote load generator at normal priority', async () => {
+    const how = await loadgenLauncher(host, false);
+    expect(how.launcher).toEqual([]);
+    expect(how.note).toMatch(/normal priority/);
+  });
+
+  it('on this machine: chrt -f when it has ≥ 2 cores and chrt works, else a no-op that says why', async () => {
+    const how = await loadgenLauncher(host, true);
+    if (how.launcher.length > 0) {
+      expect(availableParallelism()).toBeGreaterThanOrEqual(2);
+      expect(how.launcher).toEqual(['chrt', '-f', '10']);
+      // The launcher must really start a program.
+      const r = await host
+        .exec([...how.launcher, 'node', '-e', 'process.exit(7)'], { timeoutMs: 10_000 })
+        .catch((err: { exitCode?: number }) => ({ exitCode: err.exitCode }));
+      expect(r.exitCode).toBe(7);
+    } else {
+      expect(how.note).toMatch(/normal priority/);
+    }
+  });
+});
+
+describe('loadgenArgv', () => {
+  const base = {
+    targetUrl: 'http://127.0.0.1:1',
+    point: {
+      config: { name: 'no hedge' },
+      load: 0.5,
+      cancellation: 'ignore',
+      seed: 1,
+      calls: 10,
+      warmupFraction: 0.1,
+      model: DEFAULT_MODEL,
+    },
+    redisUrl: 'redis://127.0.0.1:1',
+    run: 'r',
+    slug: 's',
+    maxSeconds: 5,
+  } as unknown as Parameters<typeof loadgenArgv>[0];
+
+  it('puts the launcher before node, and nothing when there is none', () => {
+    const deployed = { node: '/usr/bin/node', bundle: 'loadgen.mjs', nodeVersion: 'v20' };
+    expect(loadgenArgv({ ...base, deployed }).slice(0, 2)).toEqual(['/usr/bin/node', 'loadgen.mjs']);
+    const rt = loadgenArgv({ ...base, deployed: { ...deployed, launcher: ['chrt', '-f', '10'] } });
+    expect(rt.slice(0, 5)).toEqual(['chrt', '-f', '10', '/usr/bin/node', 'loadgen.mjs']);
+  });
+});
