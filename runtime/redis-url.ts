@@ -55,6 +55,8 @@ export function redisFromUrl(url: string, options: RedisFromUrlOptions = {}): Re
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
+    // Nothing to hide: keep the text exactly as given, so messages echo what the user wrote.
+    if (u.username === '' && u.password === '') return url;
     if (u.username !== '') u.username = '***';
     if (u.password !== '') u.password = '***';
     return u.toString();

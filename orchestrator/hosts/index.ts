@@ -22,7 +22,6 @@ export {
   loadHostsFile,
   parseDestination,
   parseHostsFile,
-  redactUrl,
 } from './schema.ts';
 export { shellJoin, shellQuote } from './shell-quote.ts';
 export { createSshHost, type SshHost, type SshHostOptions } from './ssh-host.ts';

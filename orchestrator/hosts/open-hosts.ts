@@ -1,8 +1,9 @@
 // openHosts: turns "no hosts file" (everything local) or a hosts file (SSH) into the three Hosts of a run.
 import { join, resolve } from 'node:path';
+import { redactUrl } from '../../runtime/index.ts';
 import type { Host, RedisUrl, RunHosts } from './host.ts';
 import { createLocalHost } from './local-host.ts';
-import { type HostsFile, loadHostsFile, redactUrl } from './schema.ts';
+import { type HostsFile, loadHostsFile } from './schema.ts';
 import { createSshHost } from './ssh-host.ts';
 
 /**

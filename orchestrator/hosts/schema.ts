@@ -4,6 +4,7 @@ import { access, readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { redactUrl } from '../../runtime/index.ts';
 import { HostsFileInvalidError } from './errors.ts';
 
 const USER = /^[A-Za-z_][A-Za-z0-9_.-]{0,31}$/;
@@ -116,21 +117,9 @@ function valueAt(input: unknown, path: (string | number)[]): unknown {
 function showValue(path: (string | number)[], v: unknown): string {
   if (v === undefined) return 'nothing';
   // A Redis URL may carry a password; never echo it.
-  if (path[0] === 'redis' && typeof v === 'string') return JSON.stringify(redactUrl(v));
+  if (path[0] === 'redis' && path[1] === 'url' && typeof v === 'string') return JSON.stringify(redactUrl(v));
   const s = JSON.stringify(v);
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
-}
-
-/** Replaces a URL's password with `***` so it can be logged or written to a manifest. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.password) return url;
-    u.password = '***';
-    return u.toString();
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, '//***@');
-  }
 }
 
 function describeIssue(input: unknown, issue: z.ZodIssue): string {

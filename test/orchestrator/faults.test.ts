@@ -10,6 +10,7 @@ import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
 import { createRun, type Manifest } from '../../orchestrator/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 import {
+  killProcessesMentioning,
   processesMentioning,
   requireBuild,
   rmTemp,
@@ -31,11 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const pid of dir ? await processesMentioning(dir) : []) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  await killProcessesMentioning(dir);
   redis?.disconnect();
   await redisServer?.stop();
   rmTemp(dir);

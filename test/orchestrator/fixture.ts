@@ -75,6 +75,15 @@ export async function processesMentioning(text: string): Promise<number[]> {
     .filter((pid) => pid !== process.pid);
 }
 
+/** SIGKILLs every process that mentions `dir`: agents a failed test left behind must never outlive it. */
+export async function killProcessesMentioning(dir: string | undefined): Promise<void> {
+  for (const pid of dir ? await processesMentioning(dir) : []) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+}
+
 /** Polls `cond` every 100 ms until it holds or `ms` pass. */
 export async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;

@@ -8,6 +8,7 @@ import { parsePointsCsv } from '../../analysis/index.ts';
 import type { Manifest } from '../../orchestrator/index.ts';
 import {
   CLI,
+  killProcessesMentioning,
   processesMentioning,
   requireBuild,
   rmTemp,
@@ -27,11 +28,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   // Never leave an agent behind, even when an assertion failed half-way.
-  for (const pid of dir ? await processesMentioning(dir) : []) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  await killProcessesMentioning(dir);
   rmTemp(dir);
 });
 

@@ -12,7 +12,7 @@ import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
 import { isLocalPidAlive } from '../../orchestrator/hosts/local-host.ts';
 import { loadMatrixFile, type Manifest, planPoints } from '../../orchestrator/index.ts';
 import {
-  processesMentioning,
+  killProcessesMentioning,
   requireBuild,
   rmTemp,
   runCli,
@@ -32,11 +32,7 @@ beforeAll(() => {
 afterAll(async () => {
   client?.disconnect();
   // The redis-server this test started again is not the orchestrator's to stop: stop it here.
-  for (const pid of dir ? await processesMentioning(dir) : []) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  await killProcessesMentioning(dir);
   rmTemp(dir);
 });
 

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisKeys } from '../../model/index.ts';
 import { loadMatrixFile, type Manifest, planPoints } from '../../orchestrator/index.ts';
-import { processesMentioning, requireBuild, rmTemp, runCli, tempDir } from '../orchestrator/fixture.ts';
+import { killProcessesMentioning, requireBuild, rmTemp, runCli, tempDir } from '../orchestrator/fixture.ts';
 import {
   csvLines,
   type DurableRedis,
@@ -27,11 +27,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  for (const pid of dir ? await processesMentioning(dir) : []) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  await killProcessesMentioning(dir);
   for (const s of servers) await s.stop();
   rmTemp(dir);
 });

@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
 import {
+  killProcessesMentioning,
   processesMentioning,
   requireBuild,
   rmTemp,
@@ -25,11 +26,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  for (const pid of dir ? await processesMentioning(dir) : []) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  await killProcessesMentioning(dir);
   rmTemp(dir);
 });
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesMentioning, requireBuild, rmTemp, runCli, tempDir } from '../orchestrator/fixture.ts';
+import { killProcessesMentioning, requireBuild, rmTemp, runCli, tempDir } from '../orchestrator/fixture.ts';
 import { filesUnder, writeMatrix } from './fixture.ts';
 
 let dir: string;
@@ -17,11 +17,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  for (const pid of dir ? await processesMentioning(dir) : []) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {}
-  }
+  await killProcessesMentioning(dir);
   rmTemp(dir);
 });
 
