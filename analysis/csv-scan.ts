@@ -27,17 +27,21 @@ export class CsvScanner {
     readonly path: string,
   ) {}
 
-  /** Checks the header line is exactly `header` and moves to the first record. */
-  header(header: string): void {
+  /**
+   * Checks the header line is exactly `header` (or one of the `older` headers an earlier version wrote)
+   * and moves to the first record; returns the header found.
+   */
+  header(header: string, older: readonly string[] = []): string {
     const end = this.lineEnd(0);
     const first = this.text.slice(0, end).replace(/\r$/, '');
-    if (first !== header) {
+    if (first !== header && !older.includes(first)) {
       throw new RawFileError(
         `${this.path}: the header is "${first}" but must be exactly "${header}"; the file was not written by this hedgebench version`,
       );
     }
     this.pos = end + 1;
     this.line = 2;
+    return first;
   }
 
   /** Number of records after the header (lines, not counting a trailing empty one). */

@@ -1,5 +1,22 @@
 // The analysis part's public surface: rows, percentiles with intervals, sim-vs-real verdicts, the report.
 
+export {
+  type Attribution,
+  attribute,
+  type ClockOffset,
+  COMPONENT_TEXT,
+  COMPONENTS,
+  type Component,
+  clockOffsetOf,
+  HARNESS_COMPONENTS,
+  residualMs,
+} from './attribution.ts';
+export {
+  ATTRIBUTION_COLUMNS,
+  type AttributionRow,
+  attributionRows,
+  formatAttributionCsv,
+} from './attribution-csv.ts';
 export { allowanceFor, type Calibration, calibrationFromRows, formatCalibrationLine } from './calibration.ts';
 export {
   chartName,
@@ -30,6 +47,7 @@ export {
   parseComparisonCsv,
 } from './comparison-csv.ts';
 export { AnalysisArgumentError, AnalysisError, RawFileError, RunFolderError } from './errors.ts';
+export { FIDELITY_DEFAULTS, type FidelityThresholds, fidelityReasons } from './fidelity.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
   type PercentileInterval,
@@ -84,5 +102,5 @@ export {
   type Verdict,
   widenedInterval,
 } from './verdict.ts';
-export { type CompareResult, compareRunFolder, comparisonText } from './write-comparison.ts';
+export { attributionOf, type CompareResult, compareRunFolder, comparisonText } from './write-comparison.ts';
 export { type ReportResult, renderCharts, writeReport } from './write-report.ts';

@@ -4,7 +4,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ATTEMPT_FIELDS, type AttemptEnd, CALL_FIELDS, type CallOutcome } from '../model/index.ts';
+import {
+  ATTEMPT_FIELDS,
+  ATTEMPT_FIELDS_ADDED,
+  type AttemptEnd,
+  CALL_FIELDS,
+  CALL_FIELDS_ADDED,
+  type CallOutcome,
+} from '../model/index.ts';
 import { CsvScanner } from './csv-scan.ts';
 import { RawFileError } from './errors.ts';
 
@@ -28,6 +35,8 @@ export interface RawCalls {
   attempts: Float64Array;
   skipped: Float64Array;
   winner: Float64Array;
+  /** When the winning attempt's request was written, ms from t0 (NaN: no winner, or an older file). */
+  winnerWrittenMs: Float64Array;
 }
 
 /** Every attempt of a point as the server saw it (server clock, ms); startMs is NaN when never started. */
@@ -41,6 +50,8 @@ export interface RawAttempts {
   ended: string[];
   worker: Float64Array;
   serviceMs: Float64Array;
+  /** When the server wrote the response (NaN: none sent, or an older file). */
+  respondedMs: Float64Array;
 }
 
 /** The paths of a point's raw files. */
@@ -49,7 +60,15 @@ export function rawPaths(runDir: string, slug: string) {
   return { calls: `${base}.calls.csv`, attempts: `${base}.attempts.csv`, status: `${base}.status.json` };
 }
 
-function scanner(path: string, header: string): CsvScanner {
+/**
+ * A scanner past the header of a raw file with columns `fields`; files from before the `added` columns
+ * existed are read too (those columns then read as NaN). `full` says which kind the file is.
+ */
+function scanner(
+  path: string,
+  fields: readonly string[],
+  added: readonly string[],
+): { sc: CsvScanner; F: number; full: boolean } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -57,17 +76,18 @@ function scanner(path: string, header: string): CsvScanner {
     throw new RawFileError(`cannot read ${path}: ${(err as Error).message}`, { cause: err });
   }
   const sc = new CsvScanner(text, path);
-  sc.header(header);
-  return sc;
+  const header = fields.join(',');
+  const older = fields.filter((f) => !added.includes(f)).join(',');
+  const full = sc.header(header, [older]) === header;
+  return { sc, F: full ? fields.length : fields.length - added.length, full };
 }
 
 const ENDS: readonly AttemptEnd[] = ['served', 'cancelled-queued', 'cancelled-in-service'];
 
-/** Reads raw/<slug>.calls.csv (header = CALL_FIELDS). */
+/** Reads raw/<slug>.calls.csv (header = CALL_FIELDS, or the older one without CALL_FIELDS_ADDED). */
 export function readCallsCsv(path: string): RawCalls {
-  const sc = scanner(path, CALL_FIELDS.join(','));
+  const { sc, F, full } = scanner(path, CALL_FIELDS, CALL_FIELDS_ADDED);
   const n = sc.countRecords();
-  const F = CALL_FIELDS.length;
   const c: RawCalls = {
     n,
     call: new Float64Array(n),
@@ -78,6 +98,7 @@ export function readCallsCsv(path: string): RawCalls {
     attempts: new Float64Array(n),
     skipped: new Float64Array(n),
     winner: new Float64Array(n),
+    winnerWrittenMs: new Float64Array(n).fill(Number.NaN),
   };
   for (let i = 0; i < n; i++) {
     c.call[i] = sc.num(F);
@@ -88,6 +109,7 @@ export function readCallsCsv(path: string): RawCalls {
     c.attempts[i] = sc.num(F);
     c.skipped[i] = sc.num(F);
     c.winner[i] = sc.num(F);
+    if (full) c.winnerWrittenMs[i] = sc.num(F);
     if (code < 0 || !Number.isFinite(c.latencyMs[i])) {
       throw sc.error('is not a call record (outcome must be ok|rejected|failed and latency_ms a number)');
     }
@@ -97,11 +119,10 @@ export function readCallsCsv(path: string): RawCalls {
   return c;
 }
 
-/** Reads raw/<slug>.attempts.csv (header = ATTEMPT_FIELDS). */
+/** Reads raw/<slug>.attempts.csv (header = ATTEMPT_FIELDS, or the older one without ATTEMPT_FIELDS_ADDED). */
 export function readAttemptsCsv(path: string): RawAttempts {
-  const sc = scanner(path, ATTEMPT_FIELDS.join(','));
+  const { sc, F, full } = scanner(path, ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED);
   const n = sc.countRecords();
-  const F = ATTEMPT_FIELDS.length;
   const a: RawAttempts = {
     n,
     call: new Float64Array(n),
@@ -112,6 +133,7 @@ export function readAttemptsCsv(path: string): RawAttempts {
     ended: new Array<string>(n),
     worker: new Float64Array(n),
     serviceMs: new Float64Array(n),
+    respondedMs: new Float64Array(n).fill(Number.NaN),
   };
   for (let i = 0; i < n; i++) {
     a.call[i] = sc.num(F);
@@ -122,6 +144,7 @@ export function readAttemptsCsv(path: string): RawAttempts {
     a.ended[i] = sc.str(F, ENDS);
     a.worker[i] = sc.num(F);
     a.serviceMs[i] = sc.num(F);
+    if (full) a.respondedMs[i] = sc.num(F);
     sc.endRecord(F);
   }
   return a;

@@ -4,8 +4,10 @@
 
 import { existsSync } from 'node:fs';
 import { type Matrix, warmupCalls } from '../model/index.ts';
+import { type Attribution, attribute } from './attribution.ts';
 import { type CollapseEvidence, detectCollapse } from './collapse.ts';
 import { RawFileError } from './errors.ts';
+import { fidelityReasons } from './fidelity.ts';
 import {
   OUTCOME_CODE,
   type PointStatus,
@@ -38,6 +40,8 @@ export interface RealPoint {
   timeline: ServerTimeline | null;
   /** The collapse criterion applied to `timeline`; null without a timeline. */
   collapse: CollapseEvidence | null;
+  /** Where each ok call's latency went; null without the server's attempt records. */
+  attribution: Attribution | null;
 }
 
 /** True when the point's calls file exists, i.e. its real row can be recomputed from raw files. */
@@ -98,7 +102,8 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
         )
       : null;
 
-  const invalidReasons = invalidReasonsOf(status);
+  const attribution = attempts ? attribute(calls, attempts, status) : null;
+  const invalidReasons = [...invalidReasonsOf(status), ...fidelityReasons(status, attribution)];
   const collapseReasons: string[] = [];
   if (status?.summary?.collapsed === true) {
     collapseReasons.push(
@@ -119,7 +124,17 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     valid: invalidReasons.length === 0,
   });
   if (!Number.isFinite(busyMs)) row.utilization = null;
-  return { row, okLatencies, calls, status, invalidReasons, collapseReasons, timeline, collapse };
+  return {
+    row,
+    okLatencies,
+    calls,
+    status,
+    invalidReasons,
+    collapseReasons,
+    timeline,
+    collapse,
+    attribution,
+  };
 }
 
 /** The real points.csv row of a point, recomputed from its raw files alone. */
@@ -186,5 +201,6 @@ function filterCalls(c: RawCalls, keep: (i: number) => boolean): RawCalls {
     attempts: f(c.attempts),
     skipped: f(c.skipped),
     winner: f(c.winner),
+    winnerWrittenMs: f(c.winnerWrittenMs),
   };
 }

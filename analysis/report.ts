@@ -1,9 +1,11 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 
 import { formatLoad } from '../model/index.ts';
+import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
+import { percentileOfSorted } from './percentile-ci.ts';
 import { type Block, toHtml, toMarkdown } from './report-doc.ts';
 import type { PointRow } from './row.ts';
 import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
@@ -165,6 +167,7 @@ function divergenceBlocks(a: RunAnalysis): Block[] {
     'allowance',
     'sim − real',
     'verdict',
+    'explained by the harness',
   ];
   const rows = off.map((r) => [
     r.config,
@@ -178,8 +181,78 @@ function divergenceBlocks(a: RunAnalysis): Block[] {
     r.allowance === null ? DASH : num(r, r.allowance),
     r.diff === null ? DASH : num(r, r.diff),
     r.verdict,
+    harnessShare(a, r),
   ]);
   return [{ kind: 'table', head, rows, align: head.map((_, i) => (i >= 5 && i <= 9 ? 'right' : 'left')) }];
+}
+
+const METRIC_PCT: Readonly<Record<string, number>> = { p50: 50, p99: 99, 'p99.9': 99.9 };
+
+/**
+ * How much of a latency gap the harness explains: the real percentile minus the same percentile of the
+ * latencies with every harness part taken out (same calls, same queue), beside the gap itself.
+ */
+function harnessShare(a: RunAnalysis, r: ComparisonRow): string {
+  const pct = METRIC_PCT[r.metric];
+  const p = a.points.find(
+    (x) =>
+      x.id.config === r.config &&
+      x.id.load === r.load &&
+      x.id.cancellation === r.cancellation &&
+      x.id.seed === r.seed,
+  );
+  const at = p?.attribution;
+  if (pct === undefined || !at || at.n === 0 || r.real === null || r.sim === null) return DASH;
+  const q = (xs: Float64Array) => percentileOfSorted(Float64Array.from(xs).sort(), pct);
+  const gap = r.real - r.sim;
+  const harness = q(at.latency) - q(at.withoutHarness);
+  return `of ${gap >= 0 ? '+' : ''}${ms(gap)} ms, ${ms(harness)} ms is the harness (transit p${r.metric.slice(1)} ${ms(q(at.transit))} ms)`;
+}
+
+/** Per real point: p99 of each part of the latency, and the latency with the harness's parts taken out. */
+function attributionBlocks(a: RunAnalysis): Block[] {
+  const pts = [
+    ...(a.calibrationPoint && !a.points.includes(a.calibrationPoint) ? [a.calibrationPoint] : []),
+    ...a.points,
+  ].filter(
+    (p): p is PointAnalysis & { attribution: Attribution } => p.attribution !== null && p.attribution.n > 0,
+  );
+  if (pts.length === 0)
+    return [
+      { kind: 'paragraph', text: 'No point has the attempt records and write times attribution needs.' },
+    ];
+  const head = [
+    'configuration',
+    'load',
+    'cancellation',
+    'seed',
+    ...COMPONENTS,
+    'transit',
+    'real',
+    'real − harness',
+    'sim',
+  ];
+  const p99 = (xs: Float64Array) => ms(percentileOfSorted(Float64Array.from(xs).sort(), 99));
+  const rows = pts.map((p) => [
+    p.id.config,
+    formatLoad(p.id.load),
+    p.id.cancellation,
+    String(p.id.seed),
+    ...COMPONENTS.map((c) => p99(p.attribution.parts[c])),
+    p99(p.attribution.transit),
+    p99(p.attribution.latency),
+    p99(p.attribution.withoutHarness),
+    ms(p.sim?.p99_ms),
+  ]);
+  const offsets = pts.filter((p) => p.attribution.offset === null).length;
+  return [
+    {
+      kind: 'paragraph',
+      text: `p99 of each part of a successful call's latency, ms (each column is its own p99, so they do not add up; attribution.csv has p50, p99, p99.9, max and mean). The harness's parts: ${HARNESS_COMPONENTS.map((c) => `\`${c}\``).join(', ')}; \`real − harness\` is the latency with those taken out of every call, to compare with \`sim\`.${offsets > 0 ? ` ${offsets} point(s) have no clock offset: their request transit holds the whole round trip.` : ''}`,
+    },
+    { kind: 'table', head, rows, align: head.map((_, i) => (i >= 4 ? 'right' : 'left')) },
+    { kind: 'list', items: COMPONENTS.map((c) => `\`${c}\`: ${COMPONENT_TEXT[c]}`) },
+  ];
 }
 
 function reasonsBlock(a: RunAnalysis): Block[] {
@@ -254,6 +327,8 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     pointsTable(a),
     { kind: 'heading', level: 2, text: 'Divergences' },
     ...divergenceBlocks(a),
+    { kind: 'heading', level: 2, text: 'Where the time went (attribution)' },
+    ...attributionBlocks(a),
     { kind: 'heading', level: 2, text: 'Invalid, collapsed and open-ended points' },
     ...reasonsBlock(a),
     { kind: 'heading', level: 2, text: 'Charts' },

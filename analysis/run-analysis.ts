@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoad } from '../model/index.ts';
+import type { Attribution } from './attribution.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
 import type { CollapseEvidence } from './collapse.ts';
 import {
@@ -50,6 +51,8 @@ export interface PointAnalysis {
   timeline: ServerTimeline | null;
   /** The collapse criterion's evidence on the real side; null when there is no timeline. */
   collapse: CollapseEvidence | null;
+  /** Where the real calls' latency went; null without raw attempt records. */
+  attribution: Attribution | null;
   rows: ComparisonRow[];
 }
 
@@ -114,6 +117,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
       inflightTimeline: [],
       timeline: null,
       collapse: null,
+      attribution: null,
       rows: [],
     };
     if (entry.state === 'failed')
@@ -132,6 +136,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
         p.inflightTimeline = statusInflightTimelineMs(rp.status);
         p.timeline = rp.timeline;
         p.collapse = rp.collapse;
+        p.attribution = rp.attribution;
         const old = realCsv.get(key);
         if (old && formatPointRow(old) !== formatPointRow(rp.row)) {
           notes.push(

@@ -3,6 +3,8 @@
 
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatLoad } from '../model/index.ts';
+import { type AttributionRow, attributionRows, formatAttributionCsv } from './attribution-csv.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import { formatComparisonCsv } from './comparison-csv.ts';
@@ -46,6 +48,12 @@ export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean
   const csv = join(runDir, 'comparison.csv');
   writeFileAtomic(csv, formatComparisonCsv(analysis.comparison));
   files.push(csv);
+  const attribution = attributionOf(analysis);
+  if (attribution.length > 0) {
+    const path = join(runDir, 'attribution.csv');
+    writeFileAtomic(path, formatAttributionCsv(attribution));
+    files.push(path);
+  }
   const txt = join(runDir, 'comparison.txt');
   writeFileAtomic(txt, comparisonText(analysis));
   files.push(txt);
@@ -55,4 +63,26 @@ export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean
     summaryLine: formatSummaryLine(analysis.summary),
     calibrationLine: formatCalibrationLine(analysis.calibration),
   };
+}
+
+/** attribution.csv's rows: every real point with attempt records (calibration point first). */
+export function attributionOf(a: RunAnalysis): AttributionRow[] {
+  const pts =
+    a.calibrationPoint && !a.points.includes(a.calibrationPoint)
+      ? [a.calibrationPoint, ...a.points]
+      : a.points;
+  return pts.flatMap((p) =>
+    p.attribution === null
+      ? []
+      : attributionRows(
+          {
+            config: p.id.config,
+            load: formatLoad(p.id.load),
+            cancellation: p.id.cancellation,
+            seed: p.id.seed,
+          },
+          p.attribution,
+          p.sim,
+        ),
+  );
 }

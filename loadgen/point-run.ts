@@ -27,6 +27,9 @@ export class PointRun {
   readonly intended: Float64Array;
   readonly dispatchAt: Float64Array;
   readonly writtenAt: Float64Array;
+  /** Write time of every attempt, `attemptStride` slots per call: the winner's goes into its record. */
+  private readonly attemptWrittenAt: Float64Array;
+  private readonly attemptStride: number;
   private readonly finished: Uint8Array;
   readonly overhead: Float64Array | null;
   overheadN = 0;
@@ -63,6 +66,8 @@ export class PointRun {
     this.intended = new Float64Array(this.calls);
     this.dispatchAt = new Float64Array(this.calls).fill(Number.NaN);
     this.writtenAt = new Float64Array(this.calls).fill(Number.NaN);
+    this.attemptStride = o.config.hedge ? (o.config.hedge.maxAttempts ?? 2) : 1;
+    this.attemptWrittenAt = new Float64Array(this.calls * this.attemptStride).fill(Number.NaN);
     this.finished = new Uint8Array(this.calls);
     this.overhead = o.serverTiming ? new Float64Array(this.calls) : null;
     const schedule = new ArrivalSchedule(o.seed, this.ratePerMs, this.calls);
@@ -76,7 +81,10 @@ export class PointRun {
       serverTiming: o.serverTiming,
       now: () => clock.now(),
       onWritten: (call, attempt, at) => {
-        if (attempt === 1) this.writtenAt[call] = at - this.t0;
+        const rel = at - this.t0;
+        if (attempt === 1) this.writtenAt[call] = rel;
+        if (attempt <= this.attemptStride)
+          this.attemptWrittenAt[call * this.attemptStride + attempt - 1] = rel;
       },
       onFailed: (reason) => {
         this.attemptFailures[reason] = (this.attemptFailures[reason] ?? 0) + 1;
@@ -253,8 +261,13 @@ export class PointRun {
         }
       }
       recordMs(this.lagHist, lag);
+      const w = cs.winner;
+      const winnerWritten =
+        w >= 1 && w <= this.attemptStride
+          ? this.attemptWrittenAt[i * this.attemptStride + w - 1]
+          : Number.NaN;
       this.sink?.add(
-        callLine(i, this.intended[i], lag, latency, outcome, cs.attempts, cs.skipped, cs.winner),
+        callLine(i, this.intended[i], lag, latency, outcome, cs.attempts, cs.skipped, w, winnerWritten),
       );
       this.o.onCall?.({
         call: i,
@@ -264,7 +277,8 @@ export class PointRun {
         outcome,
         attempts: cs.attempts,
         skipped: cs.skipped,
-        winner: cs.winner,
+        winner: w,
+        winnerWrittenMs: winnerWritten,
       });
     }
     if (this.sendingEnded && this.inflightCalls.size === 0) this.end();

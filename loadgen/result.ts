@@ -58,6 +58,8 @@ export function callLine(
   attempts: number,
   skipped: number,
   winner: number,
+  winnerWrittenMs: number,
 ): string {
-  return `${call},${intendedMs.toFixed(3)},${sendLagMs.toFixed(3)},${latencyMs.toFixed(3)},${outcome},${attempts},${skipped},${winner}`;
+  const written = Number.isNaN(winnerWrittenMs) ? '' : winnerWrittenMs.toFixed(3);
+  return `${call},${intendedMs.toFixed(3)},${sendLagMs.toFixed(3)},${latencyMs.toFixed(3)},${outcome},${attempts},${skipped},${winner},${written}`;
 }

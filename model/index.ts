@@ -19,9 +19,11 @@ export { DEFAULT_MODEL, type ModelParams, type ServiceOverride } from './params.
 export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
 export {
   ATTEMPT_FIELDS,
+  ATTEMPT_FIELDS_ADDED,
   type AttemptEnd,
   type AttemptRecord,
   CALL_FIELDS,
+  CALL_FIELDS_ADDED,
   type CallOutcome,
   type CallRecord,
   redisKeys,

@@ -19,6 +19,11 @@ export interface CallRecord {
   skipped: number;
   /** Attempt number (1-based) whose response won; 0 if none. */
   winner: number;
+  /**
+   * When the winning attempt's request was written, ms from t0 on the generator's clock (NaN when no
+   * attempt won): with the server's times of that attempt it splits the latency into its parts.
+   */
+  winnerWrittenMs: number;
 }
 
 /** How an attempt ended on the server. */
@@ -38,6 +43,8 @@ export interface AttemptRecord {
   worker: number;
   /** Intended service time from the model, ms. */
   serviceMs: number;
+  /** When the server wrote the response (NaN when none was sent: cancelled, or its client was gone). */
+  respondedMs: number;
 }
 
 /** Column order of raw/<slug>.calls.csv and of the calls stream's single `r` field (comma-separated). */
@@ -50,7 +57,11 @@ export const CALL_FIELDS = [
   'attempts',
   'skipped',
   'winner',
+  'winner_written_ms',
 ] as const;
+
+/** Columns a calls file written before attribution lacks (readers accept both). */
+export const CALL_FIELDS_ADDED = ['winner_written_ms'] as const;
 
 /** Column order of raw/<slug>.attempts.csv and of the attempts stream's single `r` field. */
 export const ATTEMPT_FIELDS = [
@@ -62,7 +73,11 @@ export const ATTEMPT_FIELDS = [
   'ended',
   'worker',
   'service_ms',
+  'responded_ms',
 ] as const;
+
+/** Columns an attempts file written before attribution lacks (readers accept both). */
+export const ATTEMPT_FIELDS_ADDED = ['responded_ms'] as const;
 
 /** Redis keys of one point of one run. Streams hold one field `r` = a CSV line in *_FIELDS order. */
 export function redisKeys(run: string, slug: string) {

@@ -126,6 +126,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     lg = null;
     phase('loadgenExit');
     const targetRecorder = await finishTarget(d.target, d.note);
+    const targetCheck = targetRecorder === null ? null : await targetSelfCheck(d.target);
     phase('targetFlush');
     const drained = await drainPoint(
       d.redis.client,
@@ -136,7 +137,10 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
         attempts: d.folder.raw(pp.slug, 'attempts.csv'),
         status: d.folder.raw(pp.slug, 'status.json'),
       },
-      targetRecorder ? { target_recorder: targetRecorder } : {},
+      {
+        ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
+        ...(targetCheck ? { target_check: targetCheck } : {}),
+      },
     );
     phase('drain');
     const dup = drained.duplicates;
@@ -178,6 +182,28 @@ async function finishTarget(
   } catch (err) {
     note(`${(err as Error).message}; restarting the target server`);
     await target.restart();
+    return null;
+  }
+}
+
+/**
+ * The target's own figures of the point just measured (its counters run from the point's reset): hold
+ * overshoot and event-loop delay, which the analysis checks against the matrix's thresholds. Null when the
+ * target cannot say (gone, or restarted: its counters would then describe nothing).
+ */
+async function targetSelfCheck(target: TargetAgent): Promise<Record<string, unknown> | null> {
+  try {
+    const s = await target.client.stats();
+    const pick = [
+      'holdErrorMs',
+      'eventLoopDelayMs',
+      'eventLoopUtilisation',
+      'cpu',
+      'utilisation',
+      'sinceResetMs',
+    ];
+    return Object.fromEntries(pick.filter((k) => k in s).map((k) => [k, s[k]]));
+  } catch {
     return null;
   }
 }

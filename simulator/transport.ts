@@ -85,6 +85,8 @@ class SimAttempt implements PoolJob {
         ended,
         worker: this.worker,
         serviceMs: this.serviceMs,
+        // The simulated server answers at the instant service ends, and only a live attempt is answered.
+        respondedMs: ended === 'served' && this.live ? now : Number.NaN,
       });
     }
     // A cancelled attempt reports nothing: the library has already moved on.

@@ -46,8 +46,10 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
     }
     const ticket = target.submit(call, attempt, (r) => {
       // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
-      if (r.ended !== 'served' || res.writableEnded || res.destroyed) return;
+      if (r.ended !== 'served' || res.writableEnded || res.destroyed) return Number.NaN;
       res.json({ queueMs: r.queueMs, serviceMs: r.serviceMs, worker: r.worker, intendedMs: r.intendedMs });
+      // res.json hands the whole response to the socket synchronously: this is when it left the server.
+      return target.clock.now();
     });
     // The client aborting (undici AbortSignal) closes the response before it finished: that is the cancel.
     const onClose = (): void => {

@@ -134,6 +134,7 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
         server.closeAllConnections();
         await stopped;
         await target.closeRecorder();
+        target.close();
         redis?.disconnect();
         await clock.close();
       })();

@@ -26,6 +26,11 @@ export interface TargetStats {
   badRequests: number;
   /** Actual − intended hold time of served attempts, ms. */
   holdErrorMs: HoldErrorSummary;
+  /**
+   * How late the main event loop ran a 1 ms timer since reset, ms (perf_hooks monitorEventLoopDelay):
+   * how long a ready response could wait to be written.
+   */
+  eventLoopDelayMs: { count: number; p50: number | null; p99: number | null; max: number | null };
   /** CPU this server process used since reset (ms), and as cores (1 = one core busy all the time). */
   cpu: { userMs: number; systemMs: number; cores: number };
   /** Share of time the event loop was busy since reset (0..1); near 1 = saturated. */

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { formatPointsCsv } from '../../analysis/points-csv.ts';
 import type { PointRow } from '../../analysis/row.ts';
 import { RowBuilder } from '../../analysis/row-builder.ts';
-import { ATTEMPT_FIELDS, CALL_FIELDS, formatLoad, uniformOpen } from '../../model/index.ts';
+import {
+  ATTEMPT_FIELDS,
+  ATTEMPT_FIELDS_ADDED,
+  CALL_FIELDS,
+  CALL_FIELDS_ADDED,
+  formatLoad,
+  uniformOpen,
+} from '../../model/index.ts';
 
 /** One synthetic point of the fixture. */
 export interface FixturePoint {
@@ -166,7 +173,7 @@ function writeRaw(dir: string, slug: string, p: FixturePoint, calls: SyntheticCa
     );
   writeFileSync(
     join(dir, 'raw', `${slug}.calls.csv`),
-    `${[CALL_FIELDS.join(','), ...callLines].join('\n')}\n`,
+    `${[legacy(CALL_FIELDS, CALL_FIELDS_ADDED), ...callLines].join('\n')}\n`,
   );
   const attemptLines = calls.flatMap((c) =>
     c.attempts.map((a, k) =>
@@ -175,7 +182,7 @@ function writeRaw(dir: string, slug: string, p: FixturePoint, calls: SyntheticCa
   );
   writeFileSync(
     join(dir, 'raw', `${slug}.attempts.csv`),
-    `${[ATTEMPT_FIELDS.join(','), ...attemptLines].join('\n')}\n`,
+    `${[legacy(ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED), ...attemptLines].join('\n')}\n`,
   );
   const collapsed = (p.growthMs ?? 0) > 0;
   const timeline = calls
@@ -196,4 +203,9 @@ function writeRaw(dir: string, slug: string, p: FixturePoint, calls: SyntheticCa
     },
   };
   writeFileSync(join(dir, 'raw', `${slug}.status.json`), `${JSON.stringify(status, null, 2)}\n`);
+}
+
+// The fixture writes raw files as hedgebench wrote them before attribution: readers must keep reading them.
+function legacy(fields: readonly string[], added: readonly string[]): string {
+  return fields.filter((f) => !added.includes(f)).join(',');
 }

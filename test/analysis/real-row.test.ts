@@ -9,7 +9,13 @@ import { RawFileError } from '../../analysis/errors.ts';
 import { readRealPoint, realRowFromRaw } from '../../analysis/real-row.ts';
 import type { ManifestPoint } from '../../analysis/run-folder.ts';
 import { serverTimeline } from '../../analysis/server-timeline.ts';
-import { ATTEMPT_FIELDS, CALL_FIELDS, parseMatrix } from '../../model/index.ts';
+import {
+  ATTEMPT_FIELDS,
+  ATTEMPT_FIELDS_ADDED,
+  CALL_FIELDS,
+  CALL_FIELDS_ADDED,
+  parseMatrix,
+} from '../../model/index.ts';
 
 const matrix = parseMatrix({
   name: 't',
@@ -39,15 +45,24 @@ afterAll(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 
+// Lines written the way hedgebench wrote them before attribution get that version's header.
+function headerFor(lines: string[], fields: readonly string[], added: readonly string[]): string {
+  const older = fields.filter((f) => !added.includes(f));
+  return (lines[0]?.split(',').length === older.length ? older : fields).join(',');
+}
+
 function folder(calls: string[], attempts: string[] | null, status: unknown | null): string {
   const dir = mkdtempSync(join(tmpdir(), 'hb-real-row-'));
   made.push(dir);
   mkdirSync(join(dir, 'raw'));
-  writeFileSync(join(dir, 'raw', 'p.calls.csv'), `${[CALL_FIELDS.join(','), ...calls].join('\n')}\n`);
+  writeFileSync(
+    join(dir, 'raw', 'p.calls.csv'),
+    `${[headerFor(calls, CALL_FIELDS, CALL_FIELDS_ADDED), ...calls].join('\n')}\n`,
+  );
   if (attempts)
     writeFileSync(
       join(dir, 'raw', 'p.attempts.csv'),
-      `${[ATTEMPT_FIELDS.join(','), ...attempts].join('\n')}\n`,
+      `${[headerFor(attempts, ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED), ...attempts].join('\n')}\n`,
     );
   if (status !== null) writeFileSync(join(dir, 'raw', 'p.status.json'), JSON.stringify(status));
   return dir;
@@ -245,6 +260,7 @@ describe('serverTimeline and the collapse criterion', () => {
       ended: Array(n).fill('served'),
       worker: new Float64Array(n),
       serviceMs: new Float64Array(n).fill(0.5),
+      respondedMs: new Float64Array(n).fill(Number.NaN),
     };
     const tl = serverTimeline(a, () => true);
     expect(tl.length).toBeLessThanOrEqual(5000);

@@ -35,9 +35,11 @@ describe('parseConfigArg', () => {
 
 describe('callLine', () => {
   it('writes the CALL_FIELDS in order with microsecond precision', () => {
-    const line = callLine(42, 1234.56789, 0.0123456, 20.5, 'ok', 2, 0, 2);
-    expect(line).toBe('42,1234.568,0.012,20.500,ok,2,0,2');
+    const line = callLine(42, 1234.56789, 0.0123456, 20.5, 'ok', 2, 0, 2, 1254.6);
+    expect(line).toBe('42,1234.568,0.012,20.500,ok,2,0,2,1254.600');
     expect(line.split(',').length).toBe(CALL_FIELDS.length);
+    // No winner: the write time of the winner is an empty cell, not NaN.
+    expect(callLine(7, 1, 0, 5, 'failed', 1, 0, 0, Number.NaN)).toBe('7,1.000,0.000,5.000,failed,1,0,0,');
   });
 });
 

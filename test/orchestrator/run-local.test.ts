@@ -5,7 +5,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePointsCsv } from '../../analysis/index.ts';
+import {
+  attribute,
+  OUTCOME_CODE,
+  parsePointsCsv,
+  readAttemptsCsv,
+  readCallsCsv,
+  readStatusJson,
+  residualMs,
+} from '../../analysis/index.ts';
 import { ATTEMPT_FIELDS, CALL_FIELDS } from '../../model/index.ts';
 import { createRun, type Manifest } from '../../orchestrator/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
@@ -86,8 +94,30 @@ describe('hedgebench run, everything on this machine', () => {
       expect(attempts.length).toBeGreaterThan(270);
       const status = JSON.parse(readFileSync(join(out, 'raw', `${p.slug}.status.json`), 'utf8'));
       expect(status.state).toBe('done');
+      // The target's own check of the point travels with it.
+      expect(status.target_check.holdErrorMs.count).toBeGreaterThanOrEqual(300);
+      expect(status.target_check.eventLoopDelayMs.count).toBeGreaterThan(0);
+
+      // Attribution: every ok call splits into parts that add up to its measured latency (3-decimal files).
+      const raw = (ext: string) => join(out, 'raw', `${p.slug}.${ext}`);
+      const c = readCallsCsv(raw('calls.csv'));
+      const at = attribute(c, readAttemptsCsv(raw('attempts.csv')), readStatusJson(raw('status.json')));
+      const ok = c.outcome.filter((o) => o === OUTCOME_CODE.ok).length;
+      expect(at.missing).toBe(0);
+      expect(at.n).toBe(ok);
+      for (let k = 0; k < at.n; k++) expect(Math.abs(residualMs(at, k))).toBeLessThan(0.01);
+      // Nothing the harness adds can be negative beyond the 1 µs rounding of the files (transit aside,
+      // which the clock offset's uncertainty may tip either way).
+      expect(Math.min(...at.parts.overshoot)).toBeGreaterThanOrEqual(-0.002);
+      expect(Math.min(...at.parts.response_delay)).toBeGreaterThanOrEqual(-0.002);
+      expect(Math.min(...at.transit)).toBeGreaterThan(0);
     }
     expect(existsSync(join(out, 'comparison.csv'))).toBe(true);
+    const attribution = readFileSync(join(out, 'attribution.csv'), 'utf8').trim().split('\n');
+    expect(attribution[0]).toBe('config,load,cancellation,seed,part,n,p50_ms,p99_ms,p999_ms,max_ms,mean_ms');
+    // 4 points × (8 parts + latency, transit, latency without harness, sim latency).
+    expect(attribution).toHaveLength(1 + 4 * 12);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Where the time went (attribution)');
 
     // Drained, then deleted: not one key of the run is left in Redis.
     expect(await redis.keys(`hb:${manifest.run}:*`)).toEqual([]);

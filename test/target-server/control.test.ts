@@ -124,6 +124,8 @@ describe('target server: validation and control', () => {
         expect([0, 1]).toContain(r.worker);
         expect(r.enqueue).toBeLessThanOrEqual(r.start);
         expect(r.start).toBeLessThan(r.end);
+        // Answered: the response was written after the worker let go, not before.
+        expect(r.responded).toBeGreaterThanOrEqual(r.end);
       }
       // Recording stopped: further attempts add nothing.
       await call(fx.agent, `${s.url}/work?call=9&attempt=1`);

@@ -2,7 +2,7 @@
 // that are always closed, and the attempt records of a point read back from Redis.
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { redisKeys } from '../../model/index.ts';
+import { ATTEMPT_FIELDS, redisKeys } from '../../model/index.ts';
 import { connectRedis } from '../../runtime/index.ts';
 import {
   createTargetServer,
@@ -35,6 +35,8 @@ export interface Row {
   ended: string;
   worker: number;
   service: number;
+  /** When the response was written (NaN: none was sent). */
+  responded: number;
 }
 
 /** A constant service time model patch. */
@@ -71,7 +73,7 @@ export function useFixtures(): Fixtures {
       return entries.map(([, fields]) => {
         expect(fields[0]).toBe('r');
         const f = fields[1]!.split(',');
-        expect(f).toHaveLength(8);
+        expect(f).toHaveLength(ATTEMPT_FIELDS.length);
         return {
           call: Number(f[0]),
           attempt: Number(f[1]),
@@ -81,6 +83,7 @@ export function useFixtures(): Fixtures {
           ended: f[5]!,
           worker: Number(f[6]),
           service: Number(f[7]),
+          responded: f[8] === '' ? Number.NaN : Number(f[8]),
         };
       });
     },

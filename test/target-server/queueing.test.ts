@@ -119,6 +119,9 @@ describe('target server: cancellation (client aborts the request)', () => {
         const [A, B, C] = [0, 1, 2].map((k) => rows.find((r) => r.call === k)!);
         expect(B).toMatchObject({ ended: 'cancelled-queued', worker: -1 });
         expect(B!.start).toBeNaN();
+        // Nobody was answered for a cancelled attempt.
+        expect(B!.responded).toBeNaN();
+        expect(A!.responded).toBeNaN();
         expect(A!.ended).toBe('cancelled-in-service');
         expect(A!.end - A!.start).toBeLessThan(400);
         // Freed within a few ms of the abort (generous bound: A would otherwise hold it for ~350 ms more).
