@@ -3,6 +3,8 @@
 
 import type { TopLevelSpec } from 'vega-lite';
 import { formatLoad } from '../model/index.ts';
+import { COMPONENTS, type Component } from './attribution.ts';
+import { percentileOfSorted } from './percentile-ci.ts';
 import type { PointAnalysis } from './run-analysis.ts';
 import type { ServerTimeline } from './server-timeline.ts';
 
@@ -253,4 +255,77 @@ export function latencySubtitle(points: readonly PointAnalysis[]): string {
   if (s.length > 0) parts.push(`sim collapsed at ${[...new Set(s)].join(', ')}`);
   if (r.length > 0) parts.push(`real collapsed at ${[...new Set(r)].join(', ')}`);
   return parts.join('; ');
+}
+
+/** One bar segment of the attribution chart: the mean of one part over a point's calls (all, or the tail). */
+export interface AttributionDatum {
+  point: string;
+  calls: 'all calls' | 'slowest 1 %';
+  part: Component;
+  order: number;
+  ms: number;
+}
+
+/**
+ * Mean of each part per point, over all ok calls and over the calls at or above the p99 latency. Means
+ * of parts add up to the mean latency (percentiles would not), so the stacked bar is the latency.
+ */
+export function attributionData(points: readonly PointAnalysis[]): AttributionDatum[] {
+  const out: AttributionDatum[] = [];
+  for (const p of points) {
+    const a = p.attribution;
+    if (a === null || a.n === 0) continue;
+    const point = `${p.id.config} ${formatLoad(p.id.load)} ${p.id.cancellation} s${p.id.seed}`;
+    const p99 = percentileOfSorted(Float64Array.from(a.latency).sort(), 99);
+    const tail: number[] = [];
+    for (let k = 0; k < a.n; k++) if (a.latency[k] >= p99) tail.push(k);
+    const all = Array.from({ length: a.n }, (_, k) => k);
+    for (const [calls, idx] of [
+      ['all calls', all],
+      ['slowest 1 %', tail],
+    ] as const) {
+      COMPONENTS.forEach((part, order) => {
+        let sum = 0;
+        for (const k of idx) sum += a.parts[part][k];
+        out.push({ point, calls, part, order, ms: idx.length > 0 ? sum / idx.length : 0 });
+      });
+    }
+  }
+  return out;
+}
+
+/** Stacked horizontal bars: where the mean call and the mean tail call spent their time, per point. */
+export function attributionSpec(title: string, data: readonly AttributionDatum[]): TopLevelSpec {
+  return {
+    $schema: SCHEMA,
+    title: {
+      text: title,
+      subtitle:
+        'mean of each part over all ok calls, and over the calls at or above p99 (harness parts: send lag, transit, overshoot, response delay)',
+    },
+    data: { values: [...data] },
+    facet: { column: { field: 'calls', type: 'nominal', title: null, sort: ['all calls', 'slowest 1 %'] } },
+    resolve: { scale: { x: 'independent' } },
+    spec: {
+      width: 320,
+      height: { step: 16 },
+      mark: 'bar',
+      encoding: {
+        y: { field: 'point', type: 'nominal', title: null, sort: null, axis: { labelLimit: 320 } },
+        x: { field: 'ms', type: 'quantitative', title: 'ms', stack: 'zero' },
+        color: {
+          field: 'part',
+          type: 'nominal',
+          title: 'part',
+          scale: { domain: [...COMPONENTS], scheme: 'tableau10' },
+        },
+        order: { field: 'order', type: 'quantitative' },
+        tooltip: [
+          { field: 'point', type: 'nominal' },
+          { field: 'part', type: 'nominal' },
+          { field: 'ms', type: 'quantitative', format: '.3f' },
+        ],
+      },
+    },
+  } as TopLevelSpec;
 }

@@ -15,7 +15,7 @@ import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 export interface ChartRef {
   file: string;
   title: string;
-  kind: 'latency' | 'collapse';
+  kind: 'latency' | 'collapse' | 'attribution';
 }
 
 const DASH = '—';

@@ -4,6 +4,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoad } from '../model/index.ts';
 import {
+  attributionData,
+  attributionSpec,
   chartName,
   collapseSpec,
   inflightOverTime,
@@ -65,6 +67,17 @@ export async function renderCharts(a: RunAnalysis): Promise<{ refs: ChartRef[]; 
       refs.push({ file, title, kind: 'latency' });
     }
   }
+  const parts = attributionData(
+    a.calibrationPoint && !a.points.includes(a.calibrationPoint)
+      ? [a.calibrationPoint, ...a.points]
+      : a.points,
+  );
+  if (parts.length > 0) {
+    const file = 'charts/attribution.svg';
+    const title = 'Where the time went: each part of the latency, per real point';
+    svgs.set(file, await renderSvg(attributionSpec(title, parts)));
+    refs.push({ file, title, kind: 'attribution' });
+  }
   for (const p of a.points) {
     if (!p.sim?.collapsed && !p.real?.collapsed) continue;
     const chart = await collapseChart(a.runDir, p);
@@ -85,7 +98,8 @@ export async function writeReport(runDir: string): Promise<ReportResult> {
   mkdirSync(chartsDir, { recursive: true });
   // Charts of an earlier report that this one no longer draws would mislead; drop them.
   for (const f of readdirSync(chartsDir)) {
-    if (/^(latency|collapse)_.*\.svg$/.test(f) && !svgs.has(`charts/${f}`)) rmSync(join(chartsDir, f));
+    if (/^(latency_|collapse_|attribution).*\.svg$/.test(f) && !svgs.has(`charts/${f}`))
+      rmSync(join(chartsDir, f));
   }
   for (const [file, svg] of svgs) {
     const path = join(runDir, file);

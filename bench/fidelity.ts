@@ -1,0 +1,83 @@
+// Fidelity on the real clock: runs a matrix (default: the quick preset) R times as `hedgebench run` does, on
+// this machine, and prints per point what the harness added — hold overshoot p99 (the target's own
+// histogram), transit p99 and send-lag p99 (from the raw files), whether the point is valid and why not —
+// then per run the verdicts of the non-collapsed points. Issue goals: overshoot p99 ≤ 1 ms, transit
+// p99 ≤ 2 ms at every non-collapsed point, no point invalid, ≥ 90 % of the metrics of non-collapsed points
+// `agrees`. Measure with nothing else running.
+//
+//   npx tsx bench/fidelity.ts [--reps 3] [--matrix experiments/quick.json] [--calls N] [--keep]
+//
+// Runs the built CLI (dist/; `npm run build` first) in a child process, exactly as a user would.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { execa } from 'execa';
+import { analyzeRun, formatSummaryLine, percentileOfSorted } from '../analysis/index.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    reps: { type: 'string', default: '3' },
+    matrix: { type: 'string', default: 'experiments/quick.json' },
+    calls: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const repo = join(import.meta.dirname, '..');
+const cli = join(repo, 'dist', 'hedgebench.mjs');
+const reps = Number(args.reps);
+const base = mkdtempSync(join(tmpdir(), 'hb-fidelity-'));
+const f = (x: number | null | undefined, d = 2) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d);
+
+console.log(
+  `# bench/fidelity.ts — ${args.matrix}, ${reps} runs, node ${process.version}, ${new Date().toISOString()}`,
+);
+for (let r = 1; r <= reps; r++) {
+  const out = join(base, `run-${r}`);
+  const extra = args.calls ? ['--calls', args.calls] : [];
+  const t0 = Date.now();
+  const res = await execa('node', [cli, 'run', '--matrix', join(repo, args.matrix), '--out', out, ...extra], {
+    reject: false,
+    cwd: repo,
+  });
+  const wall = (Date.now() - t0) / 1000;
+  const a = analyzeRun(out);
+  console.log(`\n## run ${r}: exit ${res.exitCode}, ${wall.toFixed(0)} s — ${formatSummaryLine(a.summary)}`);
+  console.log(
+    'point | overshoot p99 | loop delay p99 | transit p99 | send lag p99 | real p99 / sim p99 | valid | reasons',
+  );
+  let judged = 0;
+  let agrees = 0;
+  for (const p of [...(a.calibrationPoint ? [a.calibrationPoint] : []), ...a.points]) {
+    const status = JSON.parse(readFileSync(join(out, 'raw', `${p.entry.slug}.status.json`), 'utf8'));
+    const tc = status.target_check ?? {};
+    const at = p.attribution;
+    const transit =
+      at && at.n > 0 ? percentileOfSorted(Float64Array.from(at.transit).sort(), 99) : Number.NaN;
+    const collapsed = p.real?.collapsed || p.sim?.collapsed;
+    if (!collapsed && p !== a.calibrationPoint) {
+      for (const row of p.rows) {
+        judged++;
+        if (row.verdict === 'agrees') agrees++;
+      }
+    }
+    console.log(
+      [
+        p.key,
+        f(tc.holdErrorMs?.p99),
+        f(tc.eventLoopDelayMs?.p99),
+        f(transit),
+        f(p.real?.send_lag_p99_ms),
+        `${p.real?.collapsed ? 'collapse' : f(p.real?.p99_ms, 1)} / ${p.sim?.collapsed ? 'collapse' : f(p.sim?.p99_ms, 1)}`,
+        p.real?.valid ? 'yes' : 'no',
+        p.invalidReasons.join('; ').slice(0, 160),
+      ].join(' | '),
+    );
+  }
+  console.log(
+    `non-collapsed points: ${agrees} of ${judged} metrics agree (${f((100 * agrees) / Math.max(1, judged), 0)} %)`,
+  );
+}
+if (!args.keep) rmSync(base, { recursive: true, force: true });
+else console.log(`\nrun folders kept in ${base}`);
