@@ -1,6 +1,7 @@
 // Test helper: a plain node:http server on 127.0.0.1 answering GET /work?call=i&attempt=k through a
-// programmable handler (GET /clock tells performance.now(); other routes, e.g. the warm-up's /health, are only counted), recording what
-// arrived, how many were open at once, and which requests the client closed before their response finished.
+// programmable handler (GET /clock tells performance.now(); other routes, e.g. the warm-up's /health, are
+// only counted), recording what arrived, how many were open at once, and which requests the client closed
+// before their response finished.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
