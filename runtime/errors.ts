@@ -1,20 +1,12 @@
-// Errors of the runtime part: one base class with a stable `code`; messages say what failed and the fix.
-
-/** Base of every runtime error; `code` is stable and safe to match on. */
-export class RuntimeError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+// Errors of the runtime part that callers branch on: each has a stable `code`; messages say what failed
+// and the fix. (Bad arguments are RangeErrors, as in SystemClock.)
 
 /** The target could not tell its clock (no GET /clock, no answer in time, a reply without `nowMs`). */
-export class ClockUnavailableError extends RuntimeError {
+export class ClockUnavailableError extends Error {
+  readonly code = 'HB_CLOCK_UNAVAILABLE';
+
   constructor(message: string, options?: { cause?: unknown }) {
-    super('HB_CLOCK_UNAVAILABLE', message, options);
+    super(message, options);
+    this.name = 'ClockUnavailableError';
   }
 }

@@ -9,7 +9,7 @@ export {
   type MeasureClockOffsetOptions,
   measureClockOffset,
 } from './clock-offset.ts';
-export { ClockUnavailableError, RuntimeError } from './errors.ts';
+export { ClockUnavailableError } from './errors.ts';
 export {
   connectRedis,
   FAIL_FAST_OPTIONS,
