@@ -100,6 +100,9 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     const measureClock = (): Promise<ClockReading> =>
       readClock(o.target, () => clock.now(), o.clockSamples, o.clockTimeoutMs);
     const clockStart = o.clockSamples > 0 ? await measureClock() : null;
+    // A fresh heartbeat after each measurement (up to clockTimeoutMs): the orchestrator judges a silent
+    // generator hung, and the warm-up, or the final flush, comes next.
+    status?.update(run.progress('running'));
     await run.warmUp(o.warmRequests, Math.min(o.warmConnections, o.maxInflight), o.warmPath, o.warmTimeoutMs);
     const cpu0 = process.cpuUsage();
     await run.start();
@@ -108,6 +111,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     const cpuCores = durationMs > 0 ? (cpu.user + cpu.system) / 1000 / durationMs : 0;
     // A stopped point ends now (it failed anyway): no 2 s exchange on the way out.
     const clockEnd = clockStart !== null && run.stopReason === null ? await measureClock() : null;
+    if (clockEnd !== null) status?.update(run.progress('running'));
     await run.transport.destroy().catch(() => {});
 
     let counters: RecorderCounters = null;
