@@ -25,6 +25,9 @@ export interface LoadgenArgs {
   quiet: boolean;
   timer?: 'poll' | 'thread';
   'timer-lead-ms'?: number;
+  'clock-samples': number;
+  'clock-timeout-ms': number;
+  'clock-drift-ms': number;
 }
 
 /** The loadgen command module for orchestrator/cli.ts. */
@@ -97,6 +100,23 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
         describe:
           'How long before a deadline setImmediate polling takes over, ms (default 2 for poll, 0 for thread)',
       })
+      .option('clock-samples', {
+        type: 'number',
+        default: 32,
+        describe:
+          'GET /clock exchanges per clock-offset measurement (before the warm-up and after the last call); 0 = none, for a target without /clock',
+      })
+      .option('clock-timeout-ms', {
+        type: 'number',
+        default: 2000,
+        describe: 'One clock-offset measurement ends within this, ms',
+      })
+      .option('clock-drift-ms', {
+        type: 'number',
+        default: 1,
+        describe:
+          'Clock-offset change over the point above this (plus both uncertainties) marks the point invalid, ms',
+      })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' }),
   handler: async (argv) => {
     const generator = createLoadGenerator({
@@ -117,6 +137,9 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       allowAnyTarget: argv['allow-any-target'],
       timer: argv.timer,
       timerLeadMs: argv['timer-lead-ms'],
+      clockSamples: argv['clock-samples'],
+      clockTimeoutMs: argv['clock-timeout-ms'],
+      clockDriftMs: argv['clock-drift-ms'],
       onProgress: argv.quiet ? undefined : progressPrinter(),
       log: (m) => process.stderr.write(`loadgen: ${m}\n`),
     });

@@ -12,6 +12,7 @@ export {
 } from './errors.ts';
 export { createLoadGenerator, type LoadGenerator } from './load-generator.ts';
 export type { LoadGeneratorOptions } from './options.ts';
+export type { PointClock } from './point-clock.ts';
 export { callLine, type LoadResult } from './result.ts';
 export { createScheduler, type Scheduler, type SchedulerEnd, type SchedulerOptions } from './scheduler.ts';
 export { percentileSorted, type SelfCheck, type SelfCheckOptions, selfCheck } from './self-check.ts';

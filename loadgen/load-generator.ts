@@ -3,7 +3,7 @@
 // measured call becomes one CSV line in the point's Redis stream; the point checks its own sends.
 
 import type { Redis } from 'ioredis';
-import { ConfigError, ManualClock } from '../library/index.ts';
+import { type Clock, ConfigError, ManualClock } from '../library/index.ts';
 import { buildPipeline, redisKeys } from '../model/index.ts';
 import {
   connectRedis,
@@ -19,6 +19,7 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from './options.ts';
+import { type ClockReading, pointClock, readClock } from './point-clock.ts';
 import { pointResult, type RecorderCounters } from './point-result.ts';
 import { PointRun } from './point-run.ts';
 import type { LoadResult } from './result.ts';
@@ -58,7 +59,7 @@ export function createLoadGenerator(options: LoadGeneratorOptions): LoadGenerato
         const run = new PointRun(o, clock);
         active = run;
         if (stopReason !== null) run.stop(stopReason);
-        return await runPoint(run, o);
+        return await runPoint(run, o, clock);
       } finally {
         if (o.clock === undefined) await clock.close();
       }
@@ -70,7 +71,7 @@ export function createLoadGenerator(options: LoadGeneratorOptions): LoadGenerato
   };
 }
 
-async function runPoint(run: PointRun, o: ResolvedOptions): Promise<LoadResult> {
+async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promise<LoadResult> {
   const log = o.log ?? (() => {});
   let redis: Redis | null = o.redis ?? null;
   const ownRedis = o.redis === undefined && o.redisUrl !== undefined;
@@ -95,12 +96,22 @@ async function runPoint(run: PointRun, o: ResolvedOptions): Promise<LoadResult> 
       run.onTick = (p) => st.update(p);
     }
 
+    // The offset is read on the same clock as the calls' times, before the warm-up loads either side.
+    const measureClock = (): Promise<ClockReading> =>
+      readClock(o.target, () => clock.now(), o.clockSamples, o.clockTimeoutMs);
+    const clockStart = o.clockSamples > 0 ? await measureClock() : null;
+    // A fresh heartbeat after each measurement (up to clockTimeoutMs): the orchestrator judges a silent
+    // generator hung, and the warm-up, or the final flush, comes next.
+    status?.update(run.progress('running'));
     await run.warmUp(o.warmRequests, Math.min(o.warmConnections, o.maxInflight), o.warmPath, o.warmTimeoutMs);
     const cpu0 = process.cpuUsage();
     await run.start();
     const durationMs = run.progress('done').t * 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuCores = durationMs > 0 ? (cpu.user + cpu.system) / 1000 / durationMs : 0;
+    // A stopped point ends now (it failed anyway): no 2 s exchange on the way out.
+    const clockEnd = clockStart !== null && run.stopReason === null ? await measureClock() : null;
+    if (clockEnd !== null) status?.update(run.progress('running'));
     await run.transport.destroy().catch(() => {});
 
     let counters: RecorderCounters = null;
@@ -113,7 +124,8 @@ async function runPoint(run: PointRun, o: ResolvedOptions): Promise<LoadResult> 
       counters = { written: s.written, dropped: s.dropped + s.buffered, failedBatches: s.failedBatches };
       if (counters.dropped > 0) error ??= `${counters.dropped} call records were not written to Redis`;
     }
-    const result = pointResult(run, o, durationMs, cpuCores, counters, error);
+    const clockInfo = clockStart === null ? null : pointClock(clockStart, clockEnd, run.t0, o.clockDriftMs);
+    const result = pointResult(run, o, durationMs, cpuCores, counters, error, clockInfo);
     await status?.final(run.progress(result.state), {
       error: error ?? '',
       ended_ms: String(Date.now()),

@@ -9,7 +9,7 @@ import {
   type ModelParams,
   parseMatrix,
 } from '../model/index.ts';
-import type { SystemClock } from '../runtime/index.ts';
+import { CLOCK_SAMPLES, CLOCK_TIMEOUT_MS, type SystemClock } from '../runtime/index.ts';
 import { LoadgenConfigError } from './errors.ts';
 import type { LoadProgress } from './status.ts';
 
@@ -51,6 +51,15 @@ export interface LoadGeneratorOptions {
   warmPath?: string;
   /** The warm-up ends after this at the latest, ms (default 5 000). */
   warmTimeoutMs?: number;
+  /**
+   * GET /clock exchanges per clock-offset measurement, before the warm-up and after the last call (default
+   * 32; 0 = no measurement, for a target without /clock). A failed one makes the point invalid.
+   */
+  clockSamples?: number;
+  /** One clock-offset measurement ends within this, ms (default 2 000). */
+  clockTimeoutMs?: number;
+  /** |offset at the end − offset at the start| above this plus both uncertainties makes the point invalid, ms (default 1). */
+  clockDriftMs?: number;
   /** Status hash / progress period, ms (default 250). */
   statusIntervalMs?: number;
   /** How long the final flush of records may wait for Redis, ms (default 30 000). */
@@ -133,9 +142,14 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
   positive('statusIntervalMs', o.statusIntervalMs);
   positive('flushTimeoutMs', o.flushTimeoutMs);
   positive('warmTimeoutMs', o.warmTimeoutMs);
+  positive('--clock-timeout-ms', o.clockTimeoutMs);
+  if (o.clockDriftMs !== undefined && !(Number.isFinite(o.clockDriftMs) && o.clockDriftMs >= 0)) {
+    throw new LoadgenConfigError(`--clock-drift-ms = ${o.clockDriftMs} is invalid: must be a number ≥ 0`);
+  }
   for (const [name, v, max] of [
     ['warmConnections', o.warmConnections, 1000],
     ['warmRequests', o.warmRequests, 1_000_000],
+    ['--clock-samples', o.clockSamples, 1000],
   ] as const) {
     if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= max)) {
       throw new LoadgenConfigError(`${name} = ${v} is invalid: must be a whole number in 0..${max}`);
@@ -166,6 +180,9 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
     warmConnections: o.warmConnections ?? 16,
     warmPath: o.warmPath ?? '/health',
     warmTimeoutMs: o.warmTimeoutMs ?? 5_000,
+    clockSamples: o.clockSamples ?? CLOCK_SAMPLES,
+    clockTimeoutMs: o.clockTimeoutMs ?? CLOCK_TIMEOUT_MS,
+    clockDriftMs: o.clockDriftMs ?? 1,
     statusIntervalMs: o.statusIntervalMs ?? 250,
     flushTimeoutMs: o.flushTimeoutMs ?? 30_000,
     allowAnyTarget: o.allowAnyTarget ?? false,

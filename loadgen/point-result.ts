@@ -2,6 +2,7 @@
 // collapse evidence and the recorder's counters.
 
 import type { ResolvedOptions } from './options.ts';
+import type { PointClock } from './point-clock.ts';
 import type { PointRun } from './point-run.ts';
 import type { LoadResult } from './result.ts';
 import { percentileSorted, selfCheck } from './self-check.ts';
@@ -17,6 +18,7 @@ export function pointResult(
   cpuCores: number,
   recorder: RecorderCounters,
   error: string | null,
+  clock: { clock: PointClock; reasons: string[] } | null = null,
 ): LoadResult {
   const warm = run.warm;
   const n = Math.max(0, run.scheduled - warm);
@@ -33,6 +35,7 @@ export function pointResult(
   });
   const reasons = [...check.reasons];
   if (recorder !== null && recorder.dropped > 0) reasons.push(`${recorder.dropped} call records lost`);
+  if (clock !== null) reasons.push(...clock.reasons);
   const h = run.latencyHist;
   const pct = (p: number) => (h.totalCount > 0 ? h.getValueAtPercentile(p) / 1000 : null);
   return {
@@ -64,6 +67,7 @@ export function pointResult(
     collapsed: run.collapseReason !== null,
     collapseReason: run.collapseReason,
     recorder,
+    clock: clock?.clock ?? null,
     valid: reasons.length === 0,
     reasons,
   };

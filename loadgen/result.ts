@@ -2,6 +2,7 @@
 // the CSV line of one measured call.
 
 import type { CallOutcome } from '../model/index.ts';
+import type { PointClock } from './point-clock.ts';
 import type { SelfCheck } from './self-check.ts';
 
 /** The summary of one point as the load generator ran it. */
@@ -44,6 +45,8 @@ export interface LoadResult {
   collapsed: boolean;
   collapseReason: string | null;
   recorder: { written: number; dropped: number; failedBatches: number } | null;
+  /** targetClock − generatorClock at the start and end of the point (point-clock.ts); null with clockSamples 0. */
+  clock: PointClock | null;
   valid: boolean;
   reasons: string[];
 }

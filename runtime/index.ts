@@ -1,6 +1,16 @@
 // The runtime part's public surface: Node-side pieces shared by the deployable parts (real clock, Redis).
 
 export {
+  CLOCK_SAMPLES,
+  CLOCK_TIMEOUT_MS,
+  type ClockOffset,
+  type ClockSample,
+  estimateClockOffset,
+  type MeasureClockOffsetOptions,
+  measureClockOffset,
+} from './clock-offset.ts';
+export { ClockUnavailableError } from './errors.ts';
+export {
   connectRedis,
   FAIL_FAST_OPTIONS,
   type RedisFromUrlOptions,

@@ -37,6 +37,13 @@ export interface SystemClockOptions {
    * turn cuts turns ~100× (and the CPU burnt) and costs ~0.06 ms of wake-up slack (bench/RESULTS.md).
    */
   pollSleepMs?: number;
+  /**
+   * Added to every reading of now() (and to handles' deadlines), ms; default 0. Timer durations are
+   * unaffected. Why: tests inject a known offset between two processes' clocks into everything one of them
+   * times (its records, its GET /clock), so the offset estimator (clock-offset.ts) can be checked against
+   * the truth.
+   */
+  offsetMs?: number;
 }
 
 /** A TimerHandle that also tells its deadline on this clock (ms), so callers and tests can check it. */
@@ -59,6 +66,7 @@ export interface SystemClockStats {
 export class SystemClock implements Clock {
   private readonly leadMs: number;
   private readonly pollSleepMs: number;
+  private readonly offsetMs: number;
   // Atomics.wait needs a shared cell; nothing ever notifies it, so a wait always runs to its timeout.
   private readonly sleepCell = new Int32Array(new SharedArrayBuffer(4));
   private readonly heap = new TimerHeap();
@@ -94,12 +102,17 @@ export class SystemClock implements Clock {
       );
     }
     this.pollSleepMs = sleep;
+    const offset = options.offsetMs ?? 0;
+    if (!Number.isFinite(offset)) {
+      throw new RangeError(`SystemClock: offsetMs must be a finite number, got ${offset}; the default is 0`);
+    }
+    this.offsetMs = offset;
     // Started here, not on first use: spawning the thread takes tens of ms, which must not delay a timer.
     if (mode === 'thread') this.thread = new ThreadWaker(this.onWake);
   }
 
   now(): number {
-    return performance.now();
+    return performance.now() + this.offsetMs;
   }
 
   setTimer(cb: () => void, delayMs: number): SystemTimerHandle {
@@ -110,8 +123,9 @@ export class SystemClock implements Clock {
     // Re-arm when this timer is now the earliest, or when cancelled timers sit in front of it.
     const top = this.heap.top!;
     if (top === entry || top.cb === null) this.arm();
+    // Deadlines are kept on performance.now() inside; the handle tells them on this clock.
     return {
-      deadline: entry.deadline,
+      deadline: entry.deadline + this.offsetMs,
       cancel: () => {
         if (entry.cb === null) return;
         entry.cb = null;

@@ -1,7 +1,8 @@
-// The express app of the target server: /work (one attempt), /health, /stats, /metrics, and the
+// The express app of the target server: /work (one attempt), /clock, /health, /stats, /metrics, and the
 // token-protected control routes PUT /config and POST /reset. Bad input gets a JSON error, never a crash.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { MAX_ATTEMPT, MAX_CALL, parseConfigPatch, parseIndex } from './config.ts';
 import { BadParameterError, TargetServerError, UnauthorizedError } from './errors.ts';
@@ -59,6 +60,15 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
     else res.on('close', onClose);
   });
 
+  // The target's clock for the load generator's offset estimate (runtime/clock-offset.ts): the same clock
+  // its records use. Headers first and the clock read last, right before the one write: the time between
+  // the read and the write would be charged to the reply's transit and bias the estimate.
+  app.get('/clock', (_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.setHeader('cache-control', 'no-store');
+    res.end(`{"nowMs":${target.clock.now()},"timeOriginMs":${performance.timeOrigin}}`);
+  });
+
   app.get('/health', (_req, res) => {
     res.json({ ok: true, version: target.version });
   });
@@ -99,7 +109,7 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
     res.status(404).json({
       error: {
         code: 'HB_NOT_FOUND',
-        message: `no route ${req.method} ${req.path.slice(0, 100)}; routes: GET /work?call=&attempt=, GET /health, GET /stats, GET /metrics, PUT /config, POST /reset`,
+        message: `no route ${req.method} ${req.path.slice(0, 100)}; routes: GET /work?call=&attempt=, GET /clock, GET /health, GET /stats, GET /metrics, PUT /config, POST /reset`,
       },
     });
   });

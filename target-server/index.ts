@@ -17,7 +17,7 @@ export {
   UnauthorizedError,
 } from './errors.ts';
 export type { HoldErrorSummary } from './hold-time.ts';
-export { type RunOptions, readToken, runTargetServer } from './run.ts';
+export { type RunOptions, readClockSkew, readToken, runTargetServer } from './run.ts';
 export { attemptLine } from './target.ts';
 export {
   createTargetServer,

@@ -44,12 +44,29 @@ export function readToken(
   return fromEnv ? fromEnv : null;
 }
 
+/**
+ * Test only: HEDGEBENCH_CLOCK_SKEW_MS shifts every time this target tells (its records, GET /clock) by a
+ * constant, ms, so a test can check the load generator's clock-offset estimate against a known truth.
+ */
+export function readClockSkew(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.HEDGEBENCH_CLOCK_SKEW_MS?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const v = Number(raw);
+  if (!Number.isFinite(v)) {
+    throw new TargetOptionsError(
+      `HEDGEBENCH_CLOCK_SKEW_MS = ${JSON.stringify(raw)} is not a number; unset it (it is for tests only) or give ms, e.g. 1234.5`,
+    );
+  }
+  return v;
+}
+
 /** Starts the server and resolves after a signal has stopped it (exit code 0). */
 export async function runTargetServer(o: RunOptions): Promise<void> {
   const log = (m: string): void => {
     process.stderr.write(`target-server: ${m}\n`);
   };
   const token = readToken(o.tokenFile);
+  const skew = readClockSkew();
   const server = await createTargetServer({
     host: o.host,
     port: o.port,
@@ -58,12 +75,12 @@ export async function runTargetServer(o: RunOptions): Promise<void> {
     cancellation: o.cancellation,
     redisUrl: o.redis ?? process.env.HEDGEBENCH_REDIS_URL,
     token: token ?? undefined,
-    clock: { waker: o.timer, leadMs: o.timerLeadMs },
+    clock: { waker: o.timer, leadMs: o.timerLeadMs, offsetMs: skew },
     log,
   });
   process.stdout.write(`${JSON.stringify({ event: 'listening', url: server.url, pid: process.pid })}\n`);
   log(
-    `listening on ${server.url} (workers ${o.workers}, seed ${o.seed}, cancellation ${o.cancellation}${token ? ', token required' : ''})`,
+    `listening on ${server.url} (workers ${o.workers}, seed ${o.seed}, cancellation ${o.cancellation}${token ? ', token required' : ''}${skew === undefined ? '' : `, clock skewed by ${skew} ms (test)`})`,
   );
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -1,6 +1,7 @@
 // Test helper: a plain node:http server on 127.0.0.1 answering GET /work?call=i&attempt=k through a
-// programmable handler (other routes, e.g. the warm-up's /health, are only counted), recording what
-// arrived, how many were open at once, and which requests the client closed before their response finished.
+// programmable handler (GET /clock tells performance.now(); other routes, e.g. the warm-up's /health, are
+// only counted), recording what arrived, how many were open at once, and which requests the client closed
+// before their response finished.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -55,6 +56,11 @@ export async function startWorkServer(
   };
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
+    // The generator's clock-offset exchanges: this process's clock, like the target server's GET /clock.
+    if (u.pathname === '/clock') {
+      res.end(`{"nowMs":${performance.now()}}`);
+      return;
+    }
     // The generator's warm-up goes to /health: answered, not recorded.
     if (u.pathname !== '/work') {
       state.otherHits++;
