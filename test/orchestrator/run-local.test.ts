@@ -104,6 +104,9 @@ describe('hedgebench run, everything on this machine', () => {
       const at = attribute(c, readAttemptsCsv(raw('attempts.csv')), readStatusJson(raw('status.json')));
       const ok = c.outcome.filter((o) => o === OUTCOME_CODE.ok).length;
       expect(at.missing).toBe(0);
+      // The generator measured the clock offset to the target at both ends of the point.
+      expect(at.offset).not.toBeNull();
+      expect(at.offset!.uncertaintyMs).toBeLessThan(5);
       expect(at.n).toBe(ok);
       for (let k = 0; k < at.n; k++) expect(Math.abs(residualMs(at, k))).toBeLessThan(0.01);
       // Nothing the harness adds can be negative beyond the 1 µs rounding of the files (transit aside,
@@ -111,6 +114,10 @@ describe('hedgebench run, everything on this machine', () => {
       expect(Math.min(...at.parts.overshoot)).toBeGreaterThanOrEqual(-0.002);
       expect(Math.min(...at.parts.response_delay)).toBeGreaterThanOrEqual(-0.002);
       expect(Math.min(...at.transit)).toBeGreaterThan(0);
+      // Each way of the trip takes time; the offset can misplace it by at most its uncertainty.
+      const slack = at.offset!.uncertaintyMs + 0.002;
+      expect(Math.min(...at.parts.request_transit)).toBeGreaterThan(-slack);
+      expect(Math.min(...at.parts.response_transit)).toBeGreaterThan(-slack);
     }
     expect(existsSync(join(out, 'comparison.csv'))).toBe(true);
     const attribution = readFileSync(join(out, 'attribution.csv'), 'utf8').trim().split('\n');
