@@ -2,7 +2,7 @@
 // (vega View with renderer 'none', then toSVG). Spec builders are pure; renderSvg is the only async step.
 
 import type { TopLevelSpec } from 'vega-lite';
-import { formatLoad } from '../model/index.ts';
+import { formatLoad } from '../contract/index.ts';
 import type { PointAnalysis } from './run-analysis.ts';
 import type { ServerTimeline } from './server-timeline.ts';
 

@@ -1,8 +1,7 @@
 // comparison.csv: one line per point and metric, sim vs real with the real value's interval and a verdict.
 // Fixed decimals per metric make the file byte-identical for identical inputs.
 
-import { formatLoad } from '../model/index.ts';
-import { csvCell, splitCsvLine } from './points-csv.ts';
+import { csvCell, formatLoad, splitCsvLine } from '../contract/index.ts';
 import { METRIC_DECIMALS, type Metric, VERDICTS, type Verdict } from './verdict.ts';
 
 /** Exact column order of comparison.csv. */

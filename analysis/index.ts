@@ -30,27 +30,16 @@ export {
   parseComparisonCsv,
 } from './comparison-csv.ts';
 export { AnalysisArgumentError, AnalysisError, RawFileError, RunFolderError } from './errors.ts';
-export { LatencyHistogram } from './histogram.ts';
 export {
   type PercentileInterval,
   percentileInterval,
-  percentileOfSorted,
   percentileRanks,
 } from './percentile-ci.ts';
-export {
-  csvCell,
-  formatPointRow,
-  formatPointsCsv,
-  POINTS_HEADER,
-  parsePointsCsv,
-  splitCsvLine,
-} from './points-csv.ts';
 export {
   OUTCOME_CODE,
   type PointStatus,
   type RawAttempts,
   type RawCalls,
-  rawPaths,
   readAttemptsCsv,
   readCallsCsv,
   readStatusJson,
@@ -60,18 +49,8 @@ export {
 export { hasRawCalls, type RealPoint, readRealPoint, realRowFromRaw } from './real-row.ts';
 export { type ChartRef, renderReportHtml, renderReportMarkdown, reportBlocks } from './report.ts';
 export { type Block, toHtml, toMarkdown } from './report-doc.ts';
-export { POINT_COLUMNS, type PointColumn, type PointRow } from './row.ts';
-export { RowBuilder, type RowContext, type RowEnd } from './row-builder.ts';
 export { analyzeRun, type PointAnalysis, type RunAnalysis, recomputedPointRows } from './run-analysis.ts';
-export {
-  entryConfigName,
-  entryKey,
-  type ManifestPoint,
-  type RunManifest,
-  readManifest,
-  readPointsCsv,
-  rowKey,
-} from './run-folder.ts';
+export { type RunManifest, readManifest, readPointsCsv } from './run-folder.ts';
 export { generatorTimeline, type ServerTimeline, serverTimeline } from './server-timeline.ts';
 export {
   latencyVerdict,

@@ -2,9 +2,8 @@
 // 200 000-call point costs a few typed arrays, not 200 000 objects.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { ATTEMPT_FIELDS, type AttemptEnd, CALL_FIELDS, type CallOutcome } from '../model/index.ts';
+import { ATTEMPT_FIELDS, type AttemptEnd, CALL_FIELDS, type CallOutcome } from '../contract/index.ts';
 import { CsvScanner } from './csv-scan.ts';
 import { RawFileError } from './errors.ts';
 
@@ -41,12 +40,6 @@ export interface RawAttempts {
   ended: string[];
   worker: Float64Array;
   serviceMs: Float64Array;
-}
-
-/** The paths of a point's raw files. */
-export function rawPaths(runDir: string, slug: string) {
-  const base = join(runDir, 'raw', slug);
-  return { calls: `${base}.calls.csv`, attempts: `${base}.attempts.csv`, status: `${base}.status.json` };
 }
 
 function scanner(path: string, header: string): CsvScanner {

@@ -1,11 +1,10 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 
-import { formatLoad } from '../model/index.ts';
+import { formatLoad, type PointRow } from '../contract/index.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { type Block, toHtml, toMarkdown } from './report-doc.ts';
-import type { PointRow } from './row.ts';
 import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
 import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 

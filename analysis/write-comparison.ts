@@ -3,10 +3,10 @@
 
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatPointsCsv } from '../contract/index.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import { formatComparisonCsv } from './comparison-csv.ts';
-import { formatPointsCsv } from './points-csv.ts';
 import { analyzeRun, type RunAnalysis, recomputedPointRows } from './run-analysis.ts';
 
 /** Writes a file through a temp file and a rename, so a reader never sees half of it. */

@@ -1,8 +1,8 @@
 // Options of one load-generator point, their defaults and their validation (errors name the option).
 
 import type { Redis } from 'ioredis';
+import type { CallRecord } from '../contract/index.ts';
 import {
-  type CallRecord,
   DEFAULT_MODEL,
   type HedgeConfig,
   MatrixInvalidError,

@@ -17,18 +17,10 @@ export {
 } from './matrix.ts';
 export { DEFAULT_MODEL, type ModelParams, type ServiceOverride } from './params.ts';
 export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
-export {
-  ATTEMPT_FIELDS,
-  type AttemptEnd,
-  type AttemptRecord,
-  CALL_FIELDS,
-  type CallOutcome,
-  type CallRecord,
-  redisKeys,
-} from './records.ts';
 export { keyLanes, OPEN_OFFSET, STREAM, streamUniform, uniform, uniformOpen } from './rng.ts';
 export { meanServiceMs, serviceTimeMs } from './service-time.ts';
 export {
+  type AttemptEnd,
   type PoolJob,
   type PoolOptions,
   type PoolStats,

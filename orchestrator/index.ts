@@ -7,7 +7,6 @@ export {
   RunOptionError,
   TargetControlError,
 } from './errors.ts';
-export type { Manifest, PointEntry, PointState } from './manifest.ts';
 export { loadMatrixFile, type PlannedPoint, planPoints } from './plan.ts';
 export { formatProgress, type ProgressState } from './progress.ts';
 export { createRun } from './run.ts';

@@ -1,8 +1,6 @@
 // The summary `hedgebench run` prints at the end: sim vs real p99 per point, where the files are, the exit
 // status. A pure function: run facts in, text out.
-import type { PointRow } from '../analysis/row.ts';
-import { formatLoad } from '../model/index.ts';
-import type { PointEntry } from './manifest.ts';
+import { formatLoad, type PointEntry, type PointRow } from '../contract/index.ts';
 import { formatDuration } from './progress.ts';
 
 /** What the summary shows. */

@@ -1,8 +1,7 @@
 // The summary printed after a simulation: per cancellation mode (and seed), configs × loads with
 // `p99 / p99.9` in ms or `collapse`, then requests per call, rejected % and utilisation. Pure: rows in, text out.
 
-import type { PointRow } from '../analysis/row.ts';
-import { formatLoad } from '../model/index.ts';
+import { formatLoad, type PointRow } from '../contract/index.ts';
 
 /** Renders the tables for any points.csv rows (sim or real); rows and columns keep first-seen order. */
 export function formatSimTables(rows: readonly PointRow[]): string {

@@ -1,7 +1,8 @@
 // WorkerPool: FIFO order, both cancellation modes, counters that add up, exactly one onEnd per attempt.
+
 import { describe, expect, it } from 'vitest';
+import type { AttemptEnd } from '../../contract/index.ts';
 import { ManualClock } from '../../library/manual-clock.ts';
-import type { AttemptEnd } from '../../model/records.ts';
 import { type PoolTicket, WorkerPool } from '../../model/worker-pool.ts';
 
 interface Seen {

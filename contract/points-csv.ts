@@ -1,6 +1,7 @@
 // Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
 
-import { POINT_COLUMNS, type PointRow } from './row.ts';
+import { csvCell, splitCsvLine } from './csv.ts';
+import { POINT_COLUMNS, type PointRow } from './point-row.ts';
 
 const DECIMALS: Partial<Record<keyof PointRow, number>> = {
   load: 2,
@@ -18,11 +19,6 @@ const DECIMALS: Partial<Record<keyof PointRow, number>> = {
   utilization: 4,
   send_lag_p99_ms: 3,
 };
-
-/** Quotes a CSV cell when it needs it (RFC 4180). */
-export function csvCell(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
 
 /** Formats one cell of a points.csv row. */
 function cell(row: PointRow, col: keyof PointRow): string {
@@ -48,29 +44,6 @@ export function formatPointRow(row: PointRow): string {
 /** A whole points.csv (header + rows, trailing newline). */
 export function formatPointsCsv(rows: readonly PointRow[]): string {
   return `${[POINTS_HEADER, ...rows.map(formatPointRow)].join('\n')}\n`;
-}
-
-/** Splits one CSV line into cells (handles quoted cells). */
-export function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
 }
 
 /** Parses a points.csv back into rows (empty cells become null). */

@@ -1,10 +1,10 @@
 // Turns measured calls into a points.csv row. The simulator and the real harness both feed it, so the
 // two sources compute every column the same way.
 
-import { formatLoad } from '../model/point.ts';
-import type { CallOutcome } from '../model/records.ts';
+import { formatLoad } from '../model/index.ts';
 import { LatencyHistogram } from './histogram.ts';
-import type { PointRow } from './row.ts';
+import type { PointRow } from './point-row.ts';
+import type { CallOutcome } from './records.ts';
 
 /** What identifies the row and what the builder cannot see in the calls themselves. */
 export interface RowContext {

@@ -1,0 +1,33 @@
+// The contract part's public surface: the results format every other part writes or reads — points.csv
+// rows and how they are computed, manifest.json, raw files and Redis records, point keys, percentiles.
+
+export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
+export { csvCell, splitCsvLine } from './csv.ts';
+export { LatencyHistogram } from './histogram.ts';
+export {
+  entryConfigName,
+  entryKey,
+  formatManifest,
+  type MachineFacts,
+  type Manifest,
+  type ManifestData,
+  type ManifestPoint,
+  type PointEntry,
+  type PointState,
+  parseManifest,
+} from './manifest.ts';
+export { percentileOfSorted } from './percentile.ts';
+export { formatLoad, type KeyFields, pointKey, pointSlug, rowKey } from './point-key.ts';
+export { POINT_COLUMNS, type PointColumn, type PointRow } from './point-row.ts';
+export { formatPointRow, formatPointsCsv, POINTS_HEADER, parsePointsCsv } from './points-csv.ts';
+export { RAW_DIR, RAW_KINDS, rawFilesAt, rawPaths } from './raw-paths.ts';
+export {
+  ATTEMPT_FIELDS,
+  type AttemptEnd,
+  type AttemptRecord,
+  CALL_FIELDS,
+  type CallOutcome,
+  type CallRecord,
+} from './records.ts';
+export { redisKeys } from './redis-keys.ts';
+export { RowBuilder, type RowContext, type RowEnd } from './row-builder.ts';
