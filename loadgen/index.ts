@@ -14,6 +14,6 @@ export { createLoadGenerator, type LoadGenerator } from './load-generator.ts';
 export type { LoadGeneratorOptions } from './options.ts';
 export { callLine, type LoadResult } from './result.ts';
 export { createScheduler, type Scheduler, type SchedulerEnd, type SchedulerOptions } from './scheduler.ts';
-export { percentileSorted, type SelfCheck, type SelfCheckOptions, selfCheck } from './self-check.ts';
+export { type SelfCheck, type SelfCheckOptions, selfCheck } from './self-check.ts';
 export type { LoadProgress } from './status.ts';
 export { type AttemptOutcome, createTransport, type Transport, type TransportOptions } from './transport.ts';
