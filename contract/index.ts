@@ -3,6 +3,7 @@
 
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
 export { csvCell, splitCsvLine } from './csv.ts';
+export { PointsCsvError } from './errors.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
   entryConfigName,

@@ -1,6 +1,7 @@
 // Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
 
 import { csvCell, splitCsvLine } from './csv.ts';
+import { PointsCsvError } from './errors.ts';
 import { POINT_COLUMNS, type PointRow } from './point-row.ts';
 
 const DECIMALS: Partial<Record<keyof PointRow, number>> = {
@@ -50,7 +51,7 @@ export function formatPointsCsv(rows: readonly PointRow[]): string {
 export function parsePointsCsv(text: string): PointRow[] {
   const lines = text.split('\n').filter((l) => l.length > 0);
   if (lines.length === 0 || lines[0] !== POINTS_HEADER) {
-    throw new Error(`points.csv: the header must be exactly "${POINTS_HEADER}"`);
+    throw new PointsCsvError(`points.csv: the header must be exactly "${POINTS_HEADER}"`);
   }
   return lines.slice(1).map((line) => {
     const cells = splitCsvLine(line);

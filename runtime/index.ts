@@ -1,5 +1,6 @@
 // The runtime part's public surface: Node-side pieces shared by the deployable parts (real clock, Redis).
 
+export { describeError, exitCodeOf, reportFatal } from './fatal-error.ts';
 export {
   connectRedis,
   FAIL_FAST_OPTIONS,
