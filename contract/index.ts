@@ -3,7 +3,6 @@
 
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
 export { csvCell, splitCsvLine } from './csv.ts';
-export { PointsCsvError } from './errors.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
   entryConfigName,
@@ -14,14 +13,13 @@ export {
   type ManifestData,
   type ManifestPoint,
   type PointEntry,
-  type PointState,
   parseManifest,
 } from './manifest.ts';
 export { percentileOfSorted } from './percentile.ts';
-export { formatLoad, type KeyFields, pointKey, pointSlug, rowKey } from './point-key.ts';
-export { POINT_COLUMNS, type PointColumn, type PointRow } from './point-row.ts';
+export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
+export type { PointRow } from './point-row.ts';
 export { formatPointRow, formatPointsCsv, POINTS_HEADER, parsePointsCsv } from './points-csv.ts';
-export { RAW_DIR, RAW_KINDS, rawFilesAt, rawPaths } from './raw-paths.ts';
+export { RAW_DIR, rawFilesAt, rawPaths } from './raw-paths.ts';
 export {
   ATTEMPT_FIELDS,
   type AttemptEnd,
@@ -31,4 +29,4 @@ export {
   type CallRecord,
 } from './records.ts';
 export { redisKeys } from './redis-keys.ts';
-export { RowBuilder, type RowContext, type RowEnd } from './row-builder.ts';
+export { RowBuilder, type RowContext } from './row-builder.ts';
