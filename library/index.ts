@@ -49,3 +49,4 @@ export {
   pipeline,
   promiseOperation,
 } from './pipeline.ts';
+export { ADAPTIVE_LIMIT_RANGES, HEDGE_RANGES, type OptionRange } from './ranges.ts';

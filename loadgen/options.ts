@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { CallRecord } from '../contract/index.ts';
 import {
   DEFAULT_MODEL,
+  type FieldLabels,
   type HedgeConfig,
   MatrixInvalidError,
   type ModelParams,
@@ -90,6 +91,16 @@ type Optional =
 export type ResolvedOptions = Required<Omit<LoadGeneratorOptions, Optional | 'model'>> &
   Pick<LoadGeneratorOptions, Optional> & { model: ModelParams };
 
+// The one-point matrix below is checked by the matrix's own schema; its messages name the flags.
+const FLAG_NAMES: FieldLabels = {
+  configs: '--config',
+  loads: '--load',
+  seeds: '--seed',
+  calls: '--calls',
+  warmupFraction: '--warmup',
+  model: '--model',
+};
+
 /** Validates and completes the options; throws LoadgenConfigError naming the option and the fix. */
 export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
   const warmupFraction = o.warmupFraction ?? 0.1;
@@ -108,19 +119,11 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
         calibration: false,
       },
       'the options',
+      FLAG_NAMES,
     );
   } catch (err) {
     if (!(err instanceof MatrixInvalidError)) throw err;
-    const issues = err.issues.map((i) =>
-      i
-        .replace(/^configs\[0\]/, '--config')
-        .replace(/^loads\[0\]/, '--load')
-        .replace(/^seeds\[0\]/, '--seed')
-        .replace(/^calls\b/, '--calls')
-        .replace(/^warmupFraction\b/, '--warmup')
-        .replace(/^model\b/, '--model'),
-    );
-    const text = `invalid load generator options:\n  - ${issues.join('\n  - ')}`;
+    const text = `invalid load generator options:\n  - ${err.issues.join('\n  - ')}`;
     throw new LoadgenConfigError(text, { cause: err });
   }
   const positive = (name: string, v: number | undefined) => {

@@ -4,7 +4,14 @@ export { ArrivalSchedule, arrivalRatePerMs } from './arrivals.ts';
 export { buildPipeline } from './build-pipeline.ts';
 export { MatrixInvalidError } from './errors.ts';
 export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
-export { calibrationPoint, expandMatrix, type Matrix, overrideMatrix, parseMatrix } from './matrix.ts';
+export {
+  calibrationPoint,
+  expandMatrix,
+  type FieldLabels,
+  type Matrix,
+  overrideMatrix,
+  parseMatrix,
+} from './matrix.ts';
 export { DEFAULT_MODEL, type ModelParams } from './params.ts';
 export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
 export { uniform, uniformOpen } from './rng.ts';
