@@ -3,6 +3,7 @@
 
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
 export { csvCell, splitCsvLine } from './csv.ts';
+export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
   entryConfigName,
