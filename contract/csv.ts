@@ -27,3 +27,15 @@ export function splitCsvLine(line: string): string[] {
   out.push(cur);
   return out;
 }
+
+/** A whole CSV file: the header, one line a row, a trailing newline. */
+export function csvFile(header: string, lines: readonly string[]): string {
+  return `${[header, ...lines].join('\n')}\n`;
+}
+
+/** The data lines of a CSV file split into cells; null when the first line is not exactly `header`. */
+export function csvBody(text: string, header: string): string[][] | null {
+  const lines = text.split('\n').filter((l) => l.length > 0);
+  if (lines.length === 0 || lines[0] !== header) return null;
+  return lines.slice(1).map(splitCsvLine);
+}

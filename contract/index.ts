@@ -2,7 +2,7 @@
 // rows and how they are computed, manifest.json, raw files and Redis records, point keys, percentiles.
 
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
-export { csvCell, splitCsvLine } from './csv.ts';
+export { csvBody, csvCell, csvFile } from './csv.ts';
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {

@@ -1,6 +1,6 @@
 // Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
 
-import { csvCell, splitCsvLine } from './csv.ts';
+import { csvBody, csvCell, csvFile } from './csv.ts';
 import { PointsCsvError } from './errors.ts';
 import { POINT_COLUMNS, type PointRow } from './point-row.ts';
 
@@ -44,17 +44,14 @@ export function formatPointRow(row: PointRow): string {
 
 /** A whole points.csv (header + rows, trailing newline). */
 export function formatPointsCsv(rows: readonly PointRow[]): string {
-  return `${[POINTS_HEADER, ...rows.map(formatPointRow)].join('\n')}\n`;
+  return csvFile(POINTS_HEADER, rows.map(formatPointRow));
 }
 
 /** Parses a points.csv back into rows (empty cells become null). */
 export function parsePointsCsv(text: string): PointRow[] {
-  const lines = text.split('\n').filter((l) => l.length > 0);
-  if (lines.length === 0 || lines[0] !== POINTS_HEADER) {
-    throw new PointsCsvError(`points.csv: the header must be exactly "${POINTS_HEADER}"`);
-  }
-  return lines.slice(1).map((line) => {
-    const cells = splitCsvLine(line);
+  const body = csvBody(text, POINTS_HEADER);
+  if (body === null) throw new PointsCsvError(`points.csv: the header must be exactly "${POINTS_HEADER}"`);
+  return body.map((cells) => {
     const row: Record<string, unknown> = {};
     POINT_COLUMNS.forEach((col, i) => {
       const raw = cells[i] ?? '';

@@ -6,17 +6,13 @@ import { LatencyHistogram } from './histogram.ts';
 import type { PointRow } from './point-row.ts';
 import type { CallOutcome } from './records.ts';
 
-/** What identifies the row and what the builder cannot see in the calls themselves. */
-export interface RowContext {
-  config: string;
-  load: number;
-  cancellation: 'ignore' | 'propagate';
-  seed: number;
-  source: 'sim' | 'real';
-  /** Calls scheduled for the point, warm-up included. */
-  calls: number;
+/**
+ * What identifies the row and what the builder cannot see in the calls themselves: the row's own
+ * identifying columns (`calls` = calls scheduled for the point, warm-up included) and the pool size.
+ */
+export type RowContext = Pick<PointRow, 'config' | 'load' | 'cancellation' | 'seed' | 'source' | 'calls'> & {
   workers: number;
-}
+};
 
 /** What is known only at the end of a point. */
 export interface RowEnd {

@@ -2,7 +2,13 @@
 // with zod so a bad file gets an error per field that says how to fix it, and expanded in a fixed order.
 
 import { z } from 'zod';
-import { ADAPTIVE_LIMIT_RANGES, ConfigError, HEDGE_RANGES, ManualClock } from '../library/index.ts';
+import {
+  ADAPTIVE_LIMIT_RANGES,
+  ConfigError,
+  HEDGE_RANGES,
+  ManualClock,
+  type OptionRange,
+} from '../library/index.ts';
 import { buildPipeline } from './build-pipeline.ts';
 import { MatrixInvalidError } from './errors.ts';
 import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
@@ -24,6 +30,8 @@ const positive = (what: string) =>
 // accepts; the schema may only be stricter (a hedge delay of 0 is allowed by the library, not here).
 const H = HEDGE_RANGES;
 const L = ADAPTIVE_LIMIT_RANGES;
+/** A number within a library range; `low` says what is wrong below it (the max is always `must be ≤ …`). */
+const ranged = (r: OptionRange, low: string) => z.number().min(r.min, low).max(r.max, `must be ≤ ${r.max}`);
 const upTo = (max: number) => `must be ≤ ${max}`;
 
 const hedgeSchema = z
@@ -35,16 +43,8 @@ const hedgeSchema = z
       .min(H.maxAttempts.min, `must be ≥ ${H.maxAttempts.min} (1 means no hedge: drop \`hedge\`)`)
       .max(H.maxAttempts.max, upTo(H.maxAttempts.max))
       .optional(),
-    budgetPercent: z
-      .number()
-      .min(H.budgetPercent.min, 'must be ≥ 0 (0 = no budget)')
-      .max(H.budgetPercent.max, upTo(H.budgetPercent.max))
-      .optional(),
-    budgetMinHedgesPerSecond: z
-      .number()
-      .min(H.budgetMinHedgesPerSecond.min, 'must be ≥ 0')
-      .max(H.budgetMinHedgesPerSecond.max, upTo(H.budgetMinHedgesPerSecond.max))
-      .optional(),
+    budgetPercent: ranged(H.budgetPercent, 'must be ≥ 0 (0 = no budget)').optional(),
+    budgetMinHedgesPerSecond: ranged(H.budgetMinHedgesPerSecond, 'must be ≥ 0').optional(),
     budgetWindowMs: z
       .number({ invalid_type_error: 'must be a number (budget window in ms, e.g. 10000)' })
       .min(H.budgetWindowMs.min, `must be in ${H.budgetWindowMs.min}..${H.budgetWindowMs.max} ms`)
@@ -60,17 +60,8 @@ const limitSchema = z
     maxLimit: positive('highest limit').max(L.maxLimit.max, upTo(L.maxLimit.max)).optional(),
     smoothing: z.number().gt(0, 'must be in (0, 1]').max(L.smoothing.max, 'must be in (0, 1]').optional(),
     rttTolerance: z.number().min(L.rttTolerance.min, 'must be ≥ 1').optional(),
-    longWindow: z
-      .number()
-      .int()
-      .min(L.longWindow.min, 'must be a whole number ≥ 1')
-      .max(L.longWindow.max, upTo(L.longWindow.max))
-      .optional(),
-    queueSize: z
-      .number()
-      .min(L.queueSize.min, 'must be ≥ 0')
-      .max(L.queueSize.max, upTo(L.queueSize.max))
-      .optional(),
+    longWindow: ranged(L.longWindow, 'must be a whole number ≥ 1').int().optional(),
+    queueSize: ranged(L.queueSize, 'must be ≥ 0').optional(),
     windowed: z.boolean().optional(),
   })
   .strict();
