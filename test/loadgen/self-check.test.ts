@@ -6,7 +6,7 @@ import {
   andersonDarlingExponential,
   strideSample,
 } from '../../loadgen/anderson-darling.ts';
-import { selfCheck } from '../../loadgen/self-check.ts';
+import { selfCheck } from '../../loadgen/index.ts';
 import { ArrivalSchedule } from '../../model/index.ts';
 
 const RATE = 2; // calls per ms

@@ -2,8 +2,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type { AttemptEnd } from '../../contract/index.ts';
-import { ManualClock } from '../../library/manual-clock.ts';
-import { type PoolTicket, WorkerPool } from '../../model/worker-pool.ts';
+import { ManualClock } from '../../library/index.ts';
+import { type PoolTicket, WorkerPool } from '../../model/index.ts';
 
 interface Seen {
   id: number;
