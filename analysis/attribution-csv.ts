@@ -2,10 +2,8 @@
 // of the round-trip transit, of the latency without the harness's parts, and the simulator's latency —
 // so a gap between sim and real can be split into what the harness added and what the model did.
 
+import { csvCell, type PointRow, percentileOfSorted } from '../contract/index.ts';
 import { type Attribution, COMPONENTS } from './attribution.ts';
-import { percentileOfSorted } from './percentile-ci.ts';
-import { csvCell } from './points-csv.ts';
-import type { PointRow } from './row.ts';
 
 /** Exact column order of attribution.csv. */
 export const ATTRIBUTION_COLUMNS = [

@@ -2,8 +2,7 @@
 // real − sim at p50 and p99. At that load nothing queues, so the difference is what the wall clock adds
 // (network, HTTP stack, timers, scheduling); latency verdicts use it as their allowance.
 
-import { formatLoad } from '../model/index.ts';
-import type { PointRow } from './row.ts';
+import { formatLoad, type PointRow } from '../contract/index.ts';
 
 /** The calibration point's figures; `usable` = the allowance is taken from it (else the allowance is 0). */
 export interface Calibration {

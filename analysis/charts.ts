@@ -2,9 +2,8 @@
 // (vega View with renderer 'none', then toSVG). Spec builders are pure; renderSvg is the only async step.
 
 import type { TopLevelSpec } from 'vega-lite';
-import { formatLoad } from '../model/index.ts';
+import { formatLoad, percentileOfSorted } from '../contract/index.ts';
 import { COMPONENTS, type Component } from './attribution.ts';
-import { percentileOfSorted } from './percentile-ci.ts';
 import type { PointAnalysis } from './run-analysis.ts';
 import type { ServerTimeline } from './server-timeline.ts';
 

@@ -1,10 +1,10 @@
 // Sim against real for one point: a comparison.csv row per metric, and the summary over a run. Pure:
 // numbers in, rows out; reading the run folder is run-analysis.ts's job.
 
+import type { PointRow } from '../contract/index.ts';
 import { allowanceFor, type Calibration, type LatencyMetric } from './calibration.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
-import type { PointRow } from './row.ts';
 import {
   latencyVerdict,
   METRIC_COLUMN,

@@ -1,8 +1,7 @@
 // comparison.csv: one line per point and metric, sim vs real with the real value's interval and a verdict.
 // Fixed decimals per metric make the file byte-identical for identical inputs.
 
-import { formatLoad } from '../model/index.ts';
-import { csvCell, splitCsvLine } from './points-csv.ts';
+import { csvBody, csvCell, csvFile, formatLoad } from '../contract/index.ts';
 import { METRIC_DECIMALS, type Metric, VERDICTS, type Verdict } from './verdict.ts';
 
 /** Exact column order of comparison.csv. */
@@ -73,17 +72,14 @@ export function formatComparisonRow(r: ComparisonRow): string {
 
 /** A whole comparison.csv (header + rows, trailing newline). */
 export function formatComparisonCsv(rows: readonly ComparisonRow[]): string {
-  return `${[COMPARISON_HEADER, ...rows.map(formatComparisonRow)].join('\n')}\n`;
+  return csvFile(COMPARISON_HEADER, rows.map(formatComparisonRow));
 }
 
 /** Parses comparison.csv back into rows (used by tests and by readers of old runs). */
 export function parseComparisonCsv(text: string): ComparisonRow[] {
-  const lines = text.split('\n').filter((l) => l.length > 0);
-  if (lines.length === 0 || lines[0] !== COMPARISON_HEADER) {
-    throw new Error(`comparison.csv: the header must be exactly "${COMPARISON_HEADER}"`);
-  }
-  return lines.slice(1).map((line) => {
-    const c = splitCsvLine(line);
+  const body = csvBody(text, COMPARISON_HEADER);
+  if (body === null) throw new Error(`comparison.csv: the header must be exactly "${COMPARISON_HEADER}"`);
+  return body.map((c) => {
     const metric = c[4] as Metric;
     const n = (s: string) => {
       if (s === '') return null;
@@ -93,7 +89,7 @@ export function parseComparisonCsv(text: string): ComparisonRow[] {
     };
     const verdict = c[11] as Verdict;
     if (!VERDICTS.includes(verdict))
-      throw new Error(`comparison.csv: unknown verdict "${c[11]}" in "${line}"`);
+      throw new Error(`comparison.csv: unknown verdict "${c[11]}" in "${c.map(csvCell).join(',')}"`);
     return {
       config: c[0],
       load: Number(c[1]),

@@ -1,22 +1,14 @@
 // Errors of the analysis part: a stable code, a message naming the file or field, the value and the fix.
 
+import { HedgebenchError } from '../library/index.ts';
+
 /** Base class of every analysis error. */
-export class AnalysisError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'AnalysisError';
-  }
-}
+export class AnalysisError extends HedgebenchError {}
 
 /** The run folder or its manifest.json is missing or not in the expected shape. */
 export class RunFolderError extends AnalysisError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('HB_RUN_FOLDER_INVALID', message, options);
-    this.name = 'RunFolderError';
   }
 }
 
@@ -24,7 +16,6 @@ export class RunFolderError extends AnalysisError {
 export class RawFileError extends AnalysisError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('HB_RAW_FILE_INVALID', message, options);
-    this.name = 'RawFileError';
   }
 }
 
@@ -32,6 +23,5 @@ export class RawFileError extends AnalysisError {
 export class AnalysisArgumentError extends AnalysisError {
   constructor(message: string) {
     super('HB_ANALYSIS_ARGUMENT', message);
-    this.name = 'AnalysisArgumentError';
   }
 }

@@ -3,8 +3,8 @@
 // trip between generator and target added little. The load generator checks its own end (send lag,
 // Poisson sends, clock exchange); this file checks the rest, from the point's raw files alone.
 
+import { percentileOfSorted } from '../contract/index.ts';
 import type { Attribution } from './attribution.ts';
-import { percentileOfSorted } from './percentile-ci.ts';
 import type { PointStatus } from './raw-files.ts';
 
 /** Thresholds of the target-side and transit checks, ms. Each is a matrix setting (`fidelity`). */

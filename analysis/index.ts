@@ -1,106 +1,12 @@
-// The analysis part's public surface: rows, percentiles with intervals, sim-vs-real verdicts, the report.
+// The analysis part's public surface: the compare and report commands, and what the orchestrator and tools call.
 
-export {
-  type Attribution,
-  attribute,
-  type ClockOffset,
-  COMPONENT_TEXT,
-  COMPONENTS,
-  type Component,
-  clockOffsetOf,
-  HARNESS_COMPONENTS,
-  residualMs,
-} from './attribution.ts';
-export {
-  ATTRIBUTION_COLUMNS,
-  type AttributionRow,
-  attributionRows,
-  formatAttributionCsv,
-} from './attribution-csv.ts';
-export { allowanceFor, type Calibration, calibrationFromRows, formatCalibrationLine } from './calibration.ts';
-export {
-  chartName,
-  collapseSpec,
-  inflightOverTime,
-  latencyData,
-  latencyOverTime,
-  latencyVsLoadSpec,
-  renderSvg,
-} from './charts.ts';
+export { attribute, residualMs } from './attribution.ts';
 export { compareCommand, reportCommand } from './commands.ts';
-export {
-  type ComparisonSummary,
-  calibrationRows,
-  comparePoint,
-  formatSummaryLine,
-  LATENCY_METRICS,
-  type PointComparisonInput,
-  type PointId,
-  type RealIntervals,
-  summarize,
-} from './compare.ts';
-export {
-  COMPARISON_COLUMNS,
-  COMPARISON_HEADER,
-  type ComparisonRow,
-  formatComparisonCsv,
-  parseComparisonCsv,
-} from './comparison-csv.ts';
-export { AnalysisArgumentError, AnalysisError, RawFileError, RunFolderError } from './errors.ts';
-export { FIDELITY_DEFAULTS, type FidelityThresholds, fidelityReasons } from './fidelity.ts';
-export { LatencyHistogram } from './histogram.ts';
-export {
-  type PercentileInterval,
-  percentileInterval,
-  percentileOfSorted,
-  percentileRanks,
-} from './percentile-ci.ts';
-export {
-  csvCell,
-  formatPointRow,
-  formatPointsCsv,
-  POINTS_HEADER,
-  parsePointsCsv,
-  splitCsvLine,
-} from './points-csv.ts';
-export {
-  OUTCOME_CODE,
-  type PointStatus,
-  type RawAttempts,
-  type RawCalls,
-  rawPaths,
-  readAttemptsCsv,
-  readCallsCsv,
-  readStatusJson,
-  statusInflightTimelineMs,
-  statusSendLagP99,
-} from './raw-files.ts';
-export { hasRawCalls, type RealPoint, readRealPoint, realRowFromRaw } from './real-row.ts';
-export { type ChartRef, renderReportHtml, renderReportMarkdown, reportBlocks } from './report.ts';
-export { type Block, toHtml, toMarkdown } from './report-doc.ts';
-export { POINT_COLUMNS, type PointColumn, type PointRow } from './row.ts';
-export { RowBuilder, type RowContext, type RowEnd } from './row-builder.ts';
-export { analyzeRun, type PointAnalysis, type RunAnalysis, recomputedPointRows } from './run-analysis.ts';
-export {
-  entryConfigName,
-  entryKey,
-  type ManifestPoint,
-  type RunManifest,
-  readManifest,
-  readPointsCsv,
-  rowKey,
-} from './run-folder.ts';
-export { generatorTimeline, type ServerTimeline, serverTimeline } from './server-timeline.ts';
-export {
-  latencyVerdict,
-  METRICS,
-  type Metric,
-  pointVerdict,
-  RATE_TOLERANCE,
-  rateVerdict,
-  VERDICTS,
-  type Verdict,
-  widenedInterval,
-} from './verdict.ts';
-export { attributionOf, type CompareResult, compareRunFolder, comparisonText } from './write-comparison.ts';
-export { type ReportResult, renderCharts, writeReport } from './write-report.ts';
+export { formatSummaryLine } from './compare.ts';
+export { parseComparisonCsv } from './comparison-csv.ts';
+export { percentileRanks } from './percentile-ci.ts';
+export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './raw-files.ts';
+export { realRowFromRaw } from './real-row.ts';
+export { analyzeRun } from './run-analysis.ts';
+export { compareRunFolder } from './write-comparison.ts';
+export { writeReport } from './write-report.ts';

@@ -12,6 +12,7 @@
 // no order statistic bounds the percentile from above: the interval then ends at the sample maximum
 // and `highOpen` says the true value may lie beyond it. `lowOpen` is the same at the minimum.
 
+import { percentileOfSorted } from '../contract/index.ts';
 import { AnalysisArgumentError } from './errors.ts';
 
 /** A percentile's point estimate and confidence interval. Ranks are 1-based into the sorted sample. */
@@ -134,14 +135,6 @@ export function percentileRanks(
   // Coverage of the closed interval [X(l), X(u)] as returned: below `confidence` when an end is open.
   const coverage = cdf(highRank - 1) - cdf(lowRank - 1);
   return { lowRank, highRank, coverage, lowOpen, highOpen };
-}
-
-/** Nearest-rank estimate of the p-th percentile of an ascending sample, the rank HdrHistogram uses. */
-export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number {
-  const n = sorted.length;
-  if (n === 0) return Number.NaN;
-  const rank = Math.max(1, Math.min(n, Math.floor((p / 100) * n + 0.5)));
-  return sorted[rank - 1];
 }
 
 /** The p-th percentile of an ascending sample with its confidence interval; null when the sample is empty. */

@@ -2,7 +2,6 @@
 // 200 000-call point costs a few typed arrays, not 200 000 objects.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import {
   ATTEMPT_FIELDS,
@@ -11,7 +10,7 @@ import {
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
   type CallOutcome,
-} from '../model/index.ts';
+} from '../contract/index.ts';
 import { CsvScanner } from './csv-scan.ts';
 import { RawFileError } from './errors.ts';
 
@@ -52,12 +51,6 @@ export interface RawAttempts {
   serviceMs: Float64Array;
   /** When the server wrote the response (NaN: none sent, or an older file). */
   respondedMs: Float64Array;
-}
-
-/** The paths of a point's raw files. */
-export function rawPaths(runDir: string, slug: string) {
-  const base = join(runDir, 'raw', slug);
-  return { calls: `${base}.calls.csv`, attempts: `${base}.attempts.csv`, status: `${base}.status.json` };
 }
 
 /**

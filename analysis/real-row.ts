@@ -3,9 +3,18 @@
 // point is invalid or collapsed when it is.
 
 import { existsSync } from 'node:fs';
+import {
+  type CollapseEvidence,
+  detectCollapse,
+  entryConfigName,
+  type ManifestPoint,
+  type PointRow,
+  RowBuilder,
+  type RowContext,
+  rawPaths,
+} from '../contract/index.ts';
 import { type Matrix, warmupCalls } from '../model/index.ts';
 import { type Attribution, attribute } from './attribution.ts';
-import { type CollapseEvidence, detectCollapse } from './collapse.ts';
 import { RawFileError } from './errors.ts';
 import { fidelityReasons } from './fidelity.ts';
 import {
@@ -13,16 +22,12 @@ import {
   type PointStatus,
   type RawAttempts,
   type RawCalls,
-  rawPaths,
   readAttemptsCsv,
   readCallsCsv,
   readStatusJson,
   statusInflightTimelineMs,
   statusSendLagP99,
 } from './raw-files.ts';
-import type { PointRow } from './row.ts';
-import { RowBuilder, type RowContext } from './row-builder.ts';
-import { entryConfigName, type ManifestPoint } from './run-folder.ts';
 import { generatorTimeline, type ServerTimeline, serverTimeline } from './server-timeline.ts';
 
 /** Everything the analysis derives from one real point's raw files. */

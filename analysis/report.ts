@@ -1,13 +1,11 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 
-import { formatLoad } from '../model/index.ts';
+import { formatLoad, formatMs, type PointRow, percentileOfSorted } from '../contract/index.ts';
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
-import { percentileOfSorted } from './percentile-ci.ts';
 import { type Block, toHtml, toMarkdown } from './report-doc.ts';
-import type { PointRow } from './row.ts';
 import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
 import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 
@@ -22,10 +20,7 @@ const DASH = '—';
 const LATENCY: ReadonlySet<string> = new Set(['p50', 'p99', 'p99.9']);
 
 /** Latency in ms with about three significant digits. */
-function ms(v: number | null | undefined): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return DASH;
-  return v < 10 ? v.toFixed(2) : v < 1000 ? v.toFixed(1) : v.toFixed(0);
-}
+const ms = (v: number | null | undefined) => formatMs(v, { missing: DASH });
 
 function pct(v: number | null | undefined, decimals = 2): string {
   return v === null || v === undefined || !Number.isFinite(v) ? DASH : `${(v * 100).toFixed(decimals)} %`;

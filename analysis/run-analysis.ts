@@ -3,10 +3,19 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoad } from '../model/index.ts';
+import {
+  type CollapseEvidence,
+  entryConfigName,
+  entryKey,
+  formatLoad,
+  formatPointRow,
+  type ManifestPoint,
+  type PointRow,
+  parsePointsCsv,
+  rowKey,
+} from '../contract/index.ts';
 import type { Attribution } from './attribution.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
-import type { CollapseEvidence } from './collapse.ts';
 import {
   type ComparisonSummary,
   calibrationRows,
@@ -18,19 +27,9 @@ import {
 } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { percentileInterval } from './percentile-ci.ts';
-import { formatPointRow, parsePointsCsv } from './points-csv.ts';
 import { statusInflightTimelineMs } from './raw-files.ts';
 import { hasRawCalls, readRealPoint } from './real-row.ts';
-import type { PointRow } from './row.ts';
-import {
-  entryConfigName,
-  entryKey,
-  type ManifestPoint,
-  type RunManifest,
-  readManifest,
-  readPointsCsv,
-  rowKey,
-} from './run-folder.ts';
+import { type RunManifest, readManifest, readPointsCsv } from './run-folder.ts';
 import type { ServerTimeline } from './server-timeline.ts';
 
 /** Everything known about one point of the run. */

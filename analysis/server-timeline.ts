@@ -2,7 +2,7 @@
 // in flight, sampled at each arrival (what an arrival sees is the time average, PASTA). The collapse
 // criterion (analysis/collapse.ts) reads it exactly as it reads the simulator's timeline.
 
-import type { Timeline } from './collapse.ts';
+import type { Timeline } from '../contract/index.ts';
 import type { RawAttempts } from './raw-files.ts';
 
 /** A timeline with its own storage (time on the server's clock, ms). */

@@ -1,7 +1,7 @@
 // The verdict rules: does the simulator's value for a point and metric agree with the measurement?
 // Pure functions of the numbers; results/README.md states the same rules for readers of comparison.csv.
 
-import type { PointRow } from './row.ts';
+import type { PointRow } from '../contract/index.ts';
 
 /** The metrics compared, in comparison.csv order. */
 export const METRICS = [

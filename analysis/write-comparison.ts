@@ -3,12 +3,11 @@
 
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoad } from '../model/index.ts';
+import { formatLoad, formatPointsCsv } from '../contract/index.ts';
 import { type AttributionRow, attributionRows, formatAttributionCsv } from './attribution-csv.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import { formatComparisonCsv } from './comparison-csv.ts';
-import { formatPointsCsv } from './points-csv.ts';
 import { analyzeRun, type RunAnalysis, recomputedPointRows } from './run-analysis.ts';
 
 /** Writes a file through a temp file and a rename, so a reader never sees half of it. */

@@ -2,7 +2,7 @@
 
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoad } from '../model/index.ts';
+import { formatLoad, rawPaths } from '../contract/index.ts';
 import {
   attributionData,
   attributionSpec,
@@ -15,7 +15,7 @@ import {
   latencyVsLoadSpec,
   renderSvg,
 } from './charts.ts';
-import { rawPaths, readCallsCsv } from './raw-files.ts';
+import { readCallsCsv } from './raw-files.ts';
 import { type ChartRef, renderReportHtml, renderReportMarkdown } from './report.ts';
 import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
 import { compareRunFolder, writeFileAtomic } from './write-comparison.ts';

@@ -4,9 +4,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { percentileRanks } from '../analysis/percentile-ci.ts';
-import { compareRunFolder } from '../analysis/write-comparison.ts';
-import { writeReport } from '../analysis/write-report.ts';
+import { compareRunFolder, percentileRanks, writeReport } from '../analysis/index.ts';
 import { type FixturePoint, slugOf, writeFixtureRun } from '../test/analysis/fixture.ts';
 
 function arg(name: string, dflt: number): number {

@@ -3,14 +3,15 @@
 // Run as root: npx tsx bench/distributed.ts [--reps 2] [--calls 1000] [--cal-calls 1000]
 // Brings up its own lab (HB_LAB_ID=31, .lab/bench-31) and takes it down; runs `hedgebench run` (dist/) as a
 // child process, alternating local and lab runs so that a noisy neighbour hits both alike.
+
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { parsePointsCsv } from '../analysis/index.ts';
+import { type Manifest, parsePointsCsv } from '../contract/index.ts';
 import { parseMatrix } from '../model/index.ts';
-import { type Manifest, planPoints } from '../orchestrator/index.ts';
+import { planPoints } from '../orchestrator/index.ts';
 
 const { values: args } = parseArgs({
   options: {

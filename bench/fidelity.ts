@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { analyzeRun, formatSummaryLine, percentileOfSorted } from '../analysis/index.ts';
+import { analyzeRun, formatSummaryLine } from '../analysis/index.ts';
+import { percentileOfSorted } from '../contract/index.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 const cli = new URL('../dist/hedgebench.mjs', import.meta.url);
 if (!existsSync(cli)) {
   console.error(
-    'hedgebench: the CLI is not built yet. Run `bash scripts/setup.sh` (or `npm run build`) first.',
+    'hedgebench: HB_NOT_BUILT: the CLI is not built yet. Run `bash scripts/setup.sh` (or `npm run build`) first.',
   );
   process.exit(1);
 }

@@ -4,7 +4,8 @@ import type { Clock } from './clock.ts';
 import { AdaptiveLimitFullError, ConfigError, isTimeoutError } from './errors.ts';
 import { GRADIENT2_DEFAULTS, Gradient2Limit, type Gradient2Options } from './gradient2.ts';
 import { type CallState, NO_CANCEL, type Operation, type Outcome, type Policy } from './operation.ts';
-import { checkBoolean, checkFunction, checkKnownKeys, checkNumber } from './validate.ts';
+import { ADAPTIVE_LIMIT_RANGES } from './ranges.ts';
+import { checkBoolean, checkFunction, checkKnownKeys, checkNumber, checkRange } from './validate.ts';
 
 /** Options of the adaptive limit (all optional except the clock; Netflix Gradient2 defaults). */
 export interface AdaptiveLimitPolicyOptions extends Partial<Gradient2Options> {
@@ -47,9 +48,9 @@ export function resolveLimitOptions(
   if (typeof o !== 'object' || o === null) throw new ConfigError(prefix, o, 'must be an object of options');
   checkKnownKeys(prefix, o, KNOWN);
   const d = GRADIENT2_DEFAULTS;
-  const inf = Number.POSITIVE_INFINITY;
-  const minLimit = checkNumber(`${prefix}.minLimit`, o.minLimit, 1, 1_000_000) ?? d.minLimit;
-  const maxLimit = checkNumber(`${prefix}.maxLimit`, o.maxLimit, 1, 1_000_000) ?? d.maxLimit;
+  const R = ADAPTIVE_LIMIT_RANGES;
+  const minLimit = checkRange(`${prefix}.minLimit`, o.minLimit, R.minLimit) ?? d.minLimit;
+  const maxLimit = checkRange(`${prefix}.maxLimit`, o.maxLimit, R.maxLimit) ?? d.maxLimit;
   if (minLimit > maxLimit) {
     throw new ConfigError(`${prefix}.minLimit`, minLimit, `must be <= maxLimit (${maxLimit})`);
   }
@@ -60,15 +61,15 @@ export function resolveLimitOptions(
     initialLimit,
     minLimit,
     maxLimit,
-    smoothing: checkNumber(`${prefix}.smoothing`, o.smoothing, 0, 1) ?? d.smoothing,
-    rttTolerance: checkNumber(`${prefix}.rttTolerance`, o.rttTolerance, 1, inf) ?? d.rttTolerance,
-    longWindow: checkNumber(`${prefix}.longWindow`, o.longWindow, 1, 1e9, true) ?? d.longWindow,
-    queueSize: checkNumber(`${prefix}.queueSize`, o.queueSize, 0, 1_000_000) ?? d.queueSize,
+    smoothing: checkRange(`${prefix}.smoothing`, o.smoothing, R.smoothing) ?? d.smoothing,
+    rttTolerance: checkRange(`${prefix}.rttTolerance`, o.rttTolerance, R.rttTolerance) ?? d.rttTolerance,
+    longWindow: checkRange(`${prefix}.longWindow`, o.longWindow, R.longWindow) ?? d.longWindow,
+    queueSize: checkRange(`${prefix}.queueSize`, o.queueSize, R.queueSize) ?? d.queueSize,
     windowed: checkBoolean(`${prefix}.windowed`, o.windowed) ?? d.windowed,
-    windowMs: checkNumber(`${prefix}.windowMs`, o.windowMs, 1, inf) ?? d.windowMs,
+    windowMs: checkRange(`${prefix}.windowMs`, o.windowMs, R.windowMs) ?? d.windowMs,
     windowMinSamples:
-      checkNumber(`${prefix}.windowMinSamples`, o.windowMinSamples, 1, 1e9, true) ?? d.windowMinSamples,
-    minRttMs: checkNumber(`${prefix}.minRttMs`, o.minRttMs, 0, inf) ?? d.minRttMs,
+      checkRange(`${prefix}.windowMinSamples`, o.windowMinSamples, R.windowMinSamples) ?? d.windowMinSamples,
+    minRttMs: checkRange(`${prefix}.minRttMs`, o.minRttMs, R.minRttMs) ?? d.minRttMs,
   };
 }
 

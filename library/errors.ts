@@ -1,14 +1,9 @@
 // The library's errors: one base class with a stable `code`, so callers branch on codes, not on messages.
 
+import { HedgebenchError } from './hedgebench-error.ts';
+
 /** Base of every error the library throws or reports; `code` is stable across versions. */
-export class LibraryError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.name = new.target.name;
-  }
-}
+export class LibraryError extends HedgebenchError {}
 
 /** An option is out of its valid range or of the wrong type; names the field, the value and the range. */
 export class ConfigError extends LibraryError {

@@ -5,7 +5,8 @@ import type { Clock } from './clock.ts';
 import { CancelledError, ConfigError } from './errors.ts';
 import { HedgeCall } from './hedge-call.ts';
 import type { CallState, Operation, Policy } from './operation.ts';
-import { checkFunction, checkKnownKeys, checkNumber } from './validate.ts';
+import { HEDGE_RANGES } from './ranges.ts';
+import { checkFunction, checkKnownKeys, checkRange } from './validate.ts';
 
 /** Options of the hedge policy (all optional except the clock). */
 export interface HedgePolicyOptions {
@@ -91,16 +92,21 @@ export function resolveHedgeOptions(o: Omit<HedgePolicyOptions, 'clock'>, prefix
   checkKnownKeys(prefix, o, KNOWN);
   checkFunction(`${prefix}.hedgeOn`, o.hedgeOn);
   checkFunction(`${prefix}.abortOn`, o.abortOn);
-  const inf = Number.POSITIVE_INFINITY;
   return {
-    delayMs: checkNumber(`${prefix}.delayMs`, o.delayMs, 0, inf) ?? 1000,
-    maxAttempts: checkNumber(`${prefix}.maxAttempts`, o.maxAttempts, 2, 10, true) ?? 2,
-    budgetPercent: checkNumber(`${prefix}.budgetPercent`, o.budgetPercent, 0, 100) ?? 10,
+    delayMs: checkRange(`${prefix}.delayMs`, o.delayMs, HEDGE_RANGES.delayMs) ?? 1000,
+    maxAttempts: checkRange(`${prefix}.maxAttempts`, o.maxAttempts, HEDGE_RANGES.maxAttempts) ?? 2,
+    budgetPercent: checkRange(`${prefix}.budgetPercent`, o.budgetPercent, HEDGE_RANGES.budgetPercent) ?? 10,
     budgetMinHedgesPerSecond:
-      checkNumber(`${prefix}.budgetMinHedgesPerSecond`, o.budgetMinHedgesPerSecond, 0, 1_000_000) ?? 1,
-    budgetWindowMs: checkNumber(`${prefix}.budgetWindowMs`, o.budgetWindowMs, 1000, 60_000) ?? 10_000,
+      checkRange(
+        `${prefix}.budgetMinHedgesPerSecond`,
+        o.budgetMinHedgesPerSecond,
+        HEDGE_RANGES.budgetMinHedgesPerSecond,
+      ) ?? 1,
+    budgetWindowMs:
+      checkRange(`${prefix}.budgetWindowMs`, o.budgetWindowMs, HEDGE_RANGES.budgetWindowMs) ?? 10_000,
     deadlineMs: checkPositive(`${prefix}.deadlineMs`, o.deadlineMs),
-    minRemainingMs: checkNumber(`${prefix}.minRemainingMs`, o.minRemainingMs, 0, inf) ?? 0,
+    minRemainingMs:
+      checkRange(`${prefix}.minRemainingMs`, o.minRemainingMs, HEDGE_RANGES.minRemainingMs) ?? 0,
   };
 }
 

@@ -28,6 +28,7 @@ export {
   hedge,
   resolveHedgeOptions,
 } from './hedge.ts';
+export { HedgebenchError, type HedgebenchErrorOptions } from './hedgebench-error.ts';
 export { ManualClock, type ManualClockOptions } from './manual-clock.ts';
 export {
   type CallState,
@@ -48,3 +49,4 @@ export {
   pipeline,
   promiseOperation,
 } from './pipeline.ts';
+export { ADAPTIVE_LIMIT_RANGES, HEDGE_RANGES, type OptionRange } from './ranges.ts';

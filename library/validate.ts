@@ -1,5 +1,6 @@
 // Option checks shared by the policy factories: each failure is a ConfigError naming field, value and range.
 import { ConfigError } from './errors.ts';
+import type { OptionRange } from './ranges.ts';
 
 /** Throws unless `value` is undefined or a finite number in [min, max] (an integer if `integer`). */
 export function checkNumber(
@@ -16,6 +17,11 @@ export function checkNumber(
     throw new ConfigError(field, value, range);
   }
   return value;
+}
+
+/** checkNumber over one of the exported ranges (ranges.ts). */
+export function checkRange(field: string, value: unknown, r: OptionRange): number | undefined {
+  return checkNumber(field, value, r.min, r.max, r.integer === true);
 }
 
 /** Throws unless `value` is undefined or a boolean. */

@@ -1,6 +1,7 @@
 // `hedgebench loadgen`: the yargs command that runs one point (loadgen/main.ts runs the same command alone).
 
 import type { CommandModule } from 'yargs';
+import { formatMs } from '../contract/index.ts';
 import { parseConfigArg, parseModelArg } from './config-arg.ts';
 import { createLoadGenerator } from './load-generator.ts';
 import type { LoadProgress } from './status.ts';
@@ -170,7 +171,7 @@ function progressPrinter(): (p: LoadProgress) => void {
     const s = Math.floor(p.t);
     if (s === last) return;
     last = s;
-    const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)} ms` : '-');
+    const ms = (x: number) => (Number.isFinite(x) ? `${formatMs(x)} ms` : '-');
     process.stderr.write(
       `loadgen: t=${p.t.toFixed(1)} s sent ${p.sent} done ${p.completed} in flight ${p.inflight} p99 ${ms(p.p99Ms)} send-lag p99 ${ms(p.sendLagP99Ms)}\n`,
     );

@@ -1,16 +1,9 @@
 // Errors of the load generator: one base class with a stable `code`; messages name the field, the value and the fix.
 
+import { HedgebenchError } from '../library/index.ts';
+
 /** Base of every load-generator error; `code` is stable and safe to match on. */
-export class LoadgenError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export class LoadgenError extends HedgebenchError {}
 
 /** An option or a hedge configuration is invalid (the message names the field). */
 export class LoadgenConfigError extends LoadgenError {

@@ -3,8 +3,9 @@
 // measured call becomes one CSV line in the point's Redis stream; the point checks its own sends.
 
 import type { Redis } from 'ioredis';
+import { redisKeys } from '../contract/index.ts';
 import { type Clock, ConfigError, ManualClock } from '../library/index.ts';
-import { buildPipeline, redisKeys } from '../model/index.ts';
+import { buildPipeline } from '../model/index.ts';
 import {
   connectRedis,
   createStreamRecorder,

@@ -2,6 +2,7 @@
 // only command, so `node loadgen.mjs --target … --config … --load … --calls … --seed …` runs one point.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { reportFatal } from '../runtime/index.ts';
 import { loadgenCommand } from './command.ts';
 import { LoadgenConfigError } from './errors.ts';
 
@@ -19,7 +20,5 @@ try {
     })
     .parseAsync();
 } catch (err) {
-  const e = err as { code?: string; message?: string };
-  process.stderr.write(`loadgen: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
-  process.exitCode = process.exitCode || 1;
+  reportFatal('loadgen', err);
 }

@@ -1,9 +1,10 @@
 // Options of one load-generator point, their defaults and their validation (errors name the option).
 
 import type { Redis } from 'ioredis';
+import type { CallRecord } from '../contract/index.ts';
 import {
-  type CallRecord,
   DEFAULT_MODEL,
+  type FieldLabels,
   type HedgeConfig,
   MatrixInvalidError,
   type ModelParams,
@@ -99,6 +100,16 @@ type Optional =
 export type ResolvedOptions = Required<Omit<LoadGeneratorOptions, Optional | 'model'>> &
   Pick<LoadGeneratorOptions, Optional> & { model: ModelParams };
 
+// The one-point matrix below is checked by the matrix's own schema; its messages name the flags.
+const FLAG_NAMES: FieldLabels = {
+  configs: '--config',
+  loads: '--load',
+  seeds: '--seed',
+  calls: '--calls',
+  warmupFraction: '--warmup',
+  model: '--model',
+};
+
 /** Validates and completes the options; throws LoadgenConfigError naming the option and the fix. */
 export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
   const warmupFraction = o.warmupFraction ?? 0.1;
@@ -117,19 +128,11 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
         calibration: false,
       },
       'the options',
+      FLAG_NAMES,
     );
   } catch (err) {
     if (!(err instanceof MatrixInvalidError)) throw err;
-    const issues = err.issues.map((i) =>
-      i
-        .replace(/^configs\[0\]/, '--config')
-        .replace(/^loads\[0\]/, '--load')
-        .replace(/^seeds\[0\]/, '--seed')
-        .replace(/^calls\b/, '--calls')
-        .replace(/^warmupFraction\b/, '--warmup')
-        .replace(/^model\b/, '--model'),
-    );
-    const text = `invalid load generator options:\n  - ${issues.join('\n  - ')}`;
+    const text = `invalid load generator options:\n  - ${err.issues.join('\n  - ')}`;
     throw new LoadgenConfigError(text, { cause: err });
   }
   const positive = (name: string, v: number | undefined) => {

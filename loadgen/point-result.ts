@@ -1,11 +1,12 @@
 // Turns a finished PointRun into its LoadResult: the self-check over the measured sends, percentiles,
 // collapse evidence and the recorder's counters.
 
+import { percentileOfSorted } from '../contract/index.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { PointClock } from './point-clock.ts';
 import type { PointRun } from './point-run.ts';
 import type { LoadResult } from './result.ts';
-import { percentileSorted, selfCheck } from './self-check.ts';
+import { selfCheck } from './self-check.ts';
 
 /** Counters of the call-record stream, or null without Redis. */
 export type RecorderCounters = LoadResult['recorder'];
@@ -37,7 +38,7 @@ export function pointResult(
   if (recorder !== null && recorder.dropped > 0) reasons.push(`${recorder.dropped} call records lost`);
   if (clock !== null) reasons.push(...clock.reasons);
   const h = run.latencyHist;
-  const pct = (p: number) => (h.totalCount > 0 ? h.getValueAtPercentile(p) / 1000 : null);
+  const pct = (p: number) => (h.count > 0 ? h.percentile(p) : null);
   return {
     state: error === null ? 'done' : 'failed',
     error,
@@ -53,13 +54,13 @@ export function pointResult(
     measured: { ...run.measured },
     attemptsUnwritten: run.transport.unwritten,
     attemptFailures: { ...run.attemptFailures },
-    latency: { p50Ms: pct(50), p99Ms: pct(99), maxMs: h.totalCount > 0 ? h.maxValue / 1000 : null },
+    latency: { p50Ms: pct(50), p99Ms: pct(99), maxMs: h.count > 0 ? h.maxMs : null },
     overhead: run.overhead === null ? null : overheadSummary(run.overhead.subarray(0, run.overheadN)),
     durationMs,
     cpuCores,
     dispatchLag: {
-      p50Ms: percentileSorted(dispatchLag, 0.5),
-      p99Ms: percentileSorted(dispatchLag, 0.99),
+      p50Ms: percentileOfSorted(dispatchLag, 50),
+      p99Ms: percentileOfSorted(dispatchLag, 99),
       maxMs: n > 0 ? dispatchLag[n - 1] : Number.NaN,
     },
     selfCheck: check,
@@ -78,7 +79,7 @@ function overheadSummary(xs: Float64Array): NonNullable<LoadResult['overhead']> 
   const n = sorted.length;
   return {
     n,
-    p50Ms: n > 0 ? percentileSorted(sorted, 0.5) : null,
-    p99Ms: n > 0 ? percentileSorted(sorted, 0.99) : null,
+    p50Ms: n > 0 ? percentileOfSorted(sorted, 50) : null,
+    p99Ms: n > 0 ? percentileOfSorted(sorted, 99) : null,
   };
 }

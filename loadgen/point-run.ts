@@ -1,7 +1,7 @@
 // The hot path of one point: per-call state in typed arrays, the scheduler's send, the pipeline call over
 // the transport, and what happens when a call ends. Everything time-critical is here and allocation-light.
 
-import * as hdr from 'hdr-histogram-js';
+import { LatencyHistogram } from '../contract/index.ts';
 import type { CallState, Cancel, Clock, Operation, Outcome, Pipeline } from '../library/index.ts';
 import { ArrivalSchedule, arrivalRatePerMs, buildPipeline, warmupCalls } from '../model/index.ts';
 import { AttemptFailedError } from './errors.ts';
@@ -34,8 +34,8 @@ export class PointRun {
   readonly overhead: Float64Array | null;
   overheadN = 0;
 
-  readonly latencyHist = newHistogram();
-  readonly lagHist = newHistogram();
+  readonly latencyHist = new LatencyHistogram();
+  readonly lagHist = new LatencyHistogram();
   readonly measured = { ok: 0, rejected: 0, failed: 0, hedged: 0, skipped: 0 };
   readonly attemptFailures: Record<string, number> = {};
   readonly timeline = new InflightTimeline();
@@ -200,8 +200,8 @@ export class PointRun {
       sent: this.sent,
       completed: this.completed,
       inflight: this.transport.inflight,
-      p99Ms: this.latencyHist.totalCount > 0 ? this.latencyHist.getValueAtPercentile(99) / 1000 : Number.NaN,
-      sendLagP99Ms: this.lagHist.totalCount > 0 ? this.lagHist.getValueAtPercentile(99) / 1000 : Number.NaN,
+      p99Ms: this.latencyHist.percentile(99),
+      sendLagP99Ms: this.lagHist.percentile(99),
     };
   }
 
@@ -255,12 +255,12 @@ export class PointRun {
       if (cs.attempts > 1) this.measured.hedged++;
       if (cs.skipped > 0) this.measured.skipped++;
       if (out.ok) {
-        recordMs(this.latencyHist, latency);
+        this.latencyHist.record(latency);
         if (this.overhead !== null && cs.winner === 1 && !Number.isNaN(out.value)) {
           this.overhead[this.overheadN++] = latency - out.value;
         }
       }
-      recordMs(this.lagHist, lag);
+      this.lagHist.record(lag);
       const w = cs.winner;
       const winnerWritten =
         w >= 1 && w <= this.attemptStride
@@ -283,19 +283,4 @@ export class PointRun {
     }
     if (this.sendingEnded && this.inflightCalls.size === 0) this.end();
   }
-}
-
-function newHistogram(): hdr.Histogram {
-  return hdr.build({
-    bitBucketSize: 64,
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: 3_600_000_000,
-    numberOfSignificantValueDigits: 3,
-    useWebAssembly: false,
-  });
-}
-
-// Histograms hold integer microseconds up to 1 h.
-function recordMs(h: hdr.Histogram, ms: number): void {
-  h.recordValue(Math.min(3_600_000_000, Math.max(0, Math.round(ms * 1000))));
 }

@@ -1,7 +1,7 @@
 // What a finished point reports (the `summary` JSON in the status hash and the CLI's stdout line), and
 // the CSV line of one measured call.
 
-import type { CallOutcome } from '../model/index.ts';
+import type { CallOutcome } from '../contract/index.ts';
 import type { PointClock } from './point-clock.ts';
 import type { SelfCheck } from './self-check.ts';
 

@@ -1,6 +1,7 @@
 // The point's self-check of its own measurement: did the sends follow a Poisson process at the target rate,
 // and how late were they? A point that fails is marked invalid with the reasons, never reported as good data.
 
+import { percentileOfSorted } from '../contract/index.ts';
 import { AD_CRITICAL_CASE0, andersonDarlingExponential, strideSample } from './anderson-darling.ts';
 
 /** Thresholds of the self-check; every one is a setting. */
@@ -42,13 +43,6 @@ export interface SelfCheck {
   reasons: string[];
 }
 
-/** Nearest-rank percentile (0 < p ≤ 1) of an ascending array; NaN when empty. */
-export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
-  const n = sorted.length;
-  if (n === 0) return Number.NaN;
-  return sorted[Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1))];
-}
-
 /** Checks a point's sends. `sendMs[k]`, `intendedMs[k]` are the actual and intended times of the k-th sent call. */
 export function selfCheck(
   sendMs: ArrayLike<number>,
@@ -67,8 +61,8 @@ export function selfCheck(
   lags.sort();
   const sendLag = {
     n,
-    p50Ms: percentileSorted(lags, 0.5),
-    p99Ms: percentileSorted(lags, 0.99),
+    p50Ms: percentileOfSorted(lags, 50),
+    p99Ms: percentileOfSorted(lags, 99),
     maxMs: n > 0 ? lags[n - 1] : Number.NaN,
     thresholdMs,
   };

@@ -1,22 +1,14 @@
 // Errors of the model part: a stable code, a message naming the field, the value and the fix.
 
+import { HedgebenchError } from '../library/index.ts';
+
 /** Base class of every model error. */
-export class ModelError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'ModelError';
-  }
-}
+export class ModelError extends HedgebenchError {}
 
 /** The worker pool was asked to do something its state does not allow (e.g. reconfigure while busy). */
 export class PoolStateError extends ModelError {
   constructor(message: string) {
     super('HB_POOL_STATE', message);
-    this.name = 'PoolStateError';
   }
 }
 
@@ -28,6 +20,5 @@ export class MatrixInvalidError extends ModelError {
     options?: { cause?: unknown },
   ) {
     super('HB_MATRIX_INVALID', message, options);
-    this.name = 'MatrixInvalidError';
   }
 }

@@ -2,38 +2,18 @@
 
 export { ArrivalSchedule, arrivalRatePerMs } from './arrivals.ts';
 export { buildPipeline } from './build-pipeline.ts';
-export { MatrixInvalidError, ModelError, PoolStateError } from './errors.ts';
-export type { AdaptiveLimitOptions, HedgeOptions } from './hedge-config.ts';
+export { MatrixInvalidError } from './errors.ts';
 export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 export {
   calibrationPoint,
-  DEFAULT_CALIBRATION,
   expandMatrix,
+  type FieldLabels,
   type Matrix,
-  type MatrixSpec,
-  matrixSchema,
   overrideMatrix,
   parseMatrix,
 } from './matrix.ts';
-export { DEFAULT_MODEL, type ModelParams, type ServiceOverride } from './params.ts';
+export { DEFAULT_MODEL, type ModelParams } from './params.ts';
 export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
-export {
-  ATTEMPT_FIELDS,
-  ATTEMPT_FIELDS_ADDED,
-  type AttemptEnd,
-  type AttemptRecord,
-  CALL_FIELDS,
-  CALL_FIELDS_ADDED,
-  type CallOutcome,
-  type CallRecord,
-  redisKeys,
-} from './records.ts';
-export { keyLanes, OPEN_OFFSET, STREAM, streamUniform, uniform, uniformOpen } from './rng.ts';
+export { uniform, uniformOpen } from './rng.ts';
 export { meanServiceMs, serviceTimeMs } from './service-time.ts';
-export {
-  type PoolJob,
-  type PoolOptions,
-  type PoolStats,
-  type PoolTicket,
-  WorkerPool,
-} from './worker-pool.ts';
+export { type AttemptEnd, type PoolJob, type PoolStats, type PoolTicket, WorkerPool } from './worker-pool.ts';

@@ -2,7 +2,13 @@
 // with zod so a bad file gets an error per field that says how to fix it, and expanded in a fixed order.
 
 import { z } from 'zod';
-import { ConfigError, ManualClock } from '../library/index.ts';
+import {
+  ADAPTIVE_LIMIT_RANGES,
+  ConfigError,
+  HEDGE_RANGES,
+  ManualClock,
+  type OptionRange,
+} from '../library/index.ts';
 import { buildPipeline } from './build-pipeline.ts';
 import { MatrixInvalidError } from './errors.ts';
 import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
@@ -20,30 +26,42 @@ const MAX_NAME = 100;
 const positive = (what: string) =>
   z.number({ invalid_type_error: `must be a number (${what})` }).positive(`must be > 0 (${what})`);
 
+// Ranges come from the library (library/ranges.ts), so a matrix the schema accepts is one the library
+// accepts; the schema may only be stricter (a hedge delay of 0 is allowed by the library, not here).
+const H = HEDGE_RANGES;
+const L = ADAPTIVE_LIMIT_RANGES;
+/** A number within a library range; `low` says what is wrong below it (the max is always `must be ≤ …`). */
+const ranged = (r: OptionRange, low: string) => z.number().min(r.min, low).max(r.max, `must be ≤ ${r.max}`);
+const upTo = (max: number) => `must be ≤ ${max}`;
+
 const hedgeSchema = z
   .object({
     delayMs: positive('hedge delay in ms, e.g. 20').optional(),
     maxAttempts: z
       .number()
       .int('must be a whole number')
-      .min(2, 'must be ≥ 2 (1 means no hedge: drop `hedge`)')
-      .max(10)
+      .min(H.maxAttempts.min, `must be ≥ ${H.maxAttempts.min} (1 means no hedge: drop \`hedge\`)`)
+      .max(H.maxAttempts.max, upTo(H.maxAttempts.max))
       .optional(),
-    budgetPercent: z.number().min(0, 'must be ≥ 0 (0 = no budget)').max(100, 'must be ≤ 100').optional(),
-    budgetMinHedgesPerSecond: z.number().min(0, 'must be ≥ 0').optional(),
-    budgetWindowMs: positive('budget window in ms, e.g. 10000').optional(),
+    budgetPercent: ranged(H.budgetPercent, 'must be ≥ 0 (0 = no budget)').optional(),
+    budgetMinHedgesPerSecond: ranged(H.budgetMinHedgesPerSecond, 'must be ≥ 0').optional(),
+    budgetWindowMs: z
+      .number({ invalid_type_error: 'must be a number (budget window in ms, e.g. 10000)' })
+      .min(H.budgetWindowMs.min, `must be in ${H.budgetWindowMs.min}..${H.budgetWindowMs.max} ms`)
+      .max(H.budgetWindowMs.max, `must be in ${H.budgetWindowMs.min}..${H.budgetWindowMs.max} ms`)
+      .optional(),
   })
   .strict();
 
 const limitSchema = z
   .object({
     initialLimit: positive('starting limit').optional(),
-    minLimit: positive('lowest limit').optional(),
-    maxLimit: positive('highest limit').optional(),
-    smoothing: z.number().gt(0, 'must be in (0, 1]').max(1, 'must be in (0, 1]').optional(),
-    rttTolerance: z.number().min(1, 'must be ≥ 1').optional(),
-    longWindow: z.number().int().min(1, 'must be a whole number ≥ 1').optional(),
-    queueSize: z.number().min(0, 'must be ≥ 0').optional(),
+    minLimit: positive('lowest limit').max(L.minLimit.max, upTo(L.minLimit.max)).optional(),
+    maxLimit: positive('highest limit').max(L.maxLimit.max, upTo(L.maxLimit.max)).optional(),
+    smoothing: z.number().gt(0, 'must be in (0, 1]').max(L.smoothing.max, 'must be in (0, 1]').optional(),
+    rttTolerance: z.number().min(L.rttTolerance.min, 'must be ≥ 1').optional(),
+    longWindow: ranged(L.longWindow, 'must be a whole number ≥ 1').int().optional(),
+    queueSize: ranged(L.queueSize, 'must be ≥ 0').optional(),
     windowed: z.boolean().optional(),
   })
   .strict();
@@ -180,11 +198,18 @@ export interface Matrix {
 /** Default calibration: `no hedge` at load 0.1 for 1000 calls. */
 export const DEFAULT_CALIBRATION = Object.freeze({ load: 0.1, calls: 1000 });
 
+/**
+ * What to call a top-level field in messages instead of its matrix path, e.g. { configs: '--config' } for
+ * a one-point "matrix" built from command-line flags: `configs[0].hedge` is then reported as `--config.hedge`.
+ */
+export type FieldLabels = Partial<Record<keyof MatrixSpec, string>>;
+
 /** Validates a parsed JSON value; throws MatrixInvalidError listing every bad field (`source` names the file). */
-export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
+export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabels = {}): Matrix {
+  const at = (path: (string | number)[]) => fieldPath(path, labels);
   const r = matrixSchema.safeParse(json);
   if (!r.success) {
-    const issues = r.error.issues.map((i) => `${fieldPath(i.path)}: ${issueText(i)}`);
+    const issues = r.error.issues.map((i) => `${at(i.path)}: ${issueText(i)}`);
     throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues, {
       cause: r.error,
     });
@@ -200,18 +225,18 @@ export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
     ),
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
-    ...configs.flatMap((c, i) => pipelineIssue(c, i)),
+    ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
   if (model.stragglerMaxMs < model.stragglerMinMs) {
     issues.push(
-      `model.stragglerMaxMs: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
+      `${at(['model', 'stragglerMaxMs'])}: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
     );
   }
   const meanMs = meanServiceMs(model);
   if (!(meanMs > 0 && Number.isFinite(meanMs))) {
     issues.push(
-      `model: the mean service time is ${meanMs} ms (stragglerProb ${model.stragglerProb}, stragglers ${model.stragglerMinMs}–${model.stragglerMaxMs} ms), so no arrival rate follows from a load; lower stragglerProb or raise stragglerMaxMs`,
+      `${at(['model'])}: the mean service time is ${meanMs} ms (stragglerProb ${model.stragglerProb}, stragglers ${model.stragglerMinMs}–${model.stragglerMaxMs} ms), so no arrival rate follows from a load; lower stragglerProb or raise stragglerMaxMs`,
     );
   }
   if (issues.length > 0) {
@@ -281,9 +306,15 @@ export function overrideMatrix(m: Matrix, o: { calls?: number; seed?: number }):
   return parseMatrix(spec, 'matrix with command-line overrides');
 }
 
-function fieldPath(path: (string | number)[]): string {
+function fieldPath(path: (string | number)[], labels: FieldLabels): string {
   if (path.length === 0) return '(top level)';
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+  const label = labels[path[0] as keyof MatrixSpec];
+  // A labelled field stands for the whole top-level value, or for its single element when it is a list.
+  const rest = label === undefined ? path : path.slice(typeof path[1] === 'number' ? 2 : 1);
+  const text = rest.map((p, i) =>
+    typeof p === 'number' ? `[${p}]` : i === 0 && label === undefined ? p : `.${p}`,
+  );
+  return `${label ?? ''}${text.join('')}`;
 }
 
 function issueText(i: z.ZodIssue): string {
@@ -298,14 +329,14 @@ function issueText(i: z.ZodIssue): string {
   return i.message;
 }
 
-// The library checks what the schema cannot (e.g. minLimit ≤ maxLimit, the budget window's range): ask it
+// The library checks what the schema cannot (e.g. minLimit ≤ maxLimit, initialLimit between them): ask it
 // now, so a bad configuration stops the run before it starts and not when its first point is simulated.
-function pipelineIssue(c: HedgeConfig, i: number): string[] {
+function pipelineIssue(c: HedgeConfig, where: string): string[] {
   try {
     buildPipeline(c, new ManualClock());
     return [];
   } catch (err) {
-    if (err instanceof ConfigError) return [`configs[${i}]: ${err.message}`];
+    if (err instanceof ConfigError) return [`${where}: ${err.message}`];
     throw err;
   }
 }

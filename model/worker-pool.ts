@@ -1,10 +1,12 @@
 // The service: N workers behind one FIFO queue shared by every attempt, on an injected Clock. The target
 // server runs it on the system clock, the simulator on a ManualClock; both cancellation modes live here.
 
-import type { Clock, TimerHandle } from '../library/clock.ts';
+import type { Clock, TimerHandle } from '../library/index.ts';
 import { PoolStateError } from './errors.ts';
 import type { Cancellation } from './point.ts';
-import type { AttemptEnd } from './records.ts';
+
+/** How an attempt ended on the server (the `ended` column of raw/<slug>.attempts.csv). */
+export type AttemptEnd = 'served' | 'cancelled-queued' | 'cancelled-in-service';
 
 /** One attempt handed to the pool. `onEnd` fires exactly once. */
 export interface PoolJob {

@@ -1,8 +1,9 @@
 // What the run asks of the analysis part: a point's real row from its raw files, and at the end the
 // comparison and the report.
-import { type PointRow, realRowFromRaw, writeReport } from '../analysis/index.ts';
+
+import { realRowFromRaw, writeReport } from '../analysis/index.ts';
+import type { PointEntry, PointRow } from '../contract/index.ts';
 import type { Matrix } from '../model/index.ts';
-import type { PointEntry } from './manifest.ts';
 
 /** The real points.csv row of a measured point, computed from raw/ exactly as `hedgebench compare` does. */
 export function realRow(runDir: string, entry: PointEntry, matrix: Matrix): PointRow {

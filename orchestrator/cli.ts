@@ -4,6 +4,7 @@ import { compareCommand, reportCommand } from '../analysis/index.ts';
 import { loadgenCommand } from '../loadgen/index.ts';
 import { simulateCommand } from '../simulator/index.ts';
 import { targetServerCommand } from '../target-server/index.ts';
+import { UsageError } from './errors.ts';
 import { runCommand } from './run-command.ts';
 
 // Each part exports one yargs CommandModule from its own command.ts; list them here.
@@ -39,23 +40,4 @@ export function createCli(argv: string[]): Argv {
     });
   for (const c of commands) cli = cli.command(c);
   return cli;
-}
-
-/** A command line yargs could not accept (unknown option, missing value). Exit code 2. */
-export class UsageError extends Error {
-  readonly code = 'HB_USAGE';
-  readonly exitCode = 2;
-}
-
-/** One line for any error that reaches the top: code and message, never a stack trace. */
-export function describeError(err: unknown): string {
-  const e = err as { code?: string; message?: string; path?: string; syscall?: string };
-  if (e && e.code === 'ENOENT' && e.path) {
-    return `HB_FILE_MISSING: cannot ${e.syscall ?? 'open'} ${e.path}: no such file or directory; check the path`;
-  }
-  if (e && (e.code === 'EACCES' || e.code === 'EPERM') && e.path) {
-    return `HB_FILE_ACCESS: permission denied on ${e.path}; fix its permissions or choose another path`;
-  }
-  const code = typeof e?.code === 'string' && e.code.startsWith('HB_') ? `${e.code}: ` : '';
-  return `${code}${e?.message ?? String(err)}`;
 }

@@ -1,8 +1,9 @@
 // Moves a finished point out of Redis: streams → raw/<slug>.*.csv (temp file, fsync, rename), the status
 // hash → raw/<slug>.status.json, and only once all of that is on disk, DEL of the point's keys. A record
 // that is in a stream twice (a batch retried across a Redis restart) is written once.
+
 import type { Redis } from 'ioredis';
-import { ATTEMPT_FIELDS, CALL_FIELDS, redisKeys } from '../model/index.ts';
+import { ATTEMPT_FIELDS, CALL_FIELDS, redisKeys } from '../contract/index.ts';
 import { AtomicWriter, writeFileAtomicSync } from './atomic-file.ts';
 import { SeenRecords } from './seen-records.ts';
 

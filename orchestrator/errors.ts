@@ -1,14 +1,9 @@
 // Errors of the orchestrator: a stable code, a message naming the option or field, the value and the fix.
 
+import { HedgebenchError } from '../library/index.ts';
+
 /** Base class of every orchestrator error; `code` is stable and safe to match on. */
-export class OrchestratorError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class OrchestratorError extends HedgebenchError {}
 
 /** The results folder cannot be created or written, or its disk lacks the space the run needs. */
 export class ResultsFolderError extends OrchestratorError {
@@ -42,5 +37,12 @@ export class AgentStartError extends OrchestratorError {
 export class TargetControlError extends OrchestratorError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('HB_TARGET_CONTROL', message, options);
+  }
+}
+
+/** A command line yargs could not accept (unknown option, missing value). Exit code 2. */
+export class UsageError extends OrchestratorError {
+  constructor(message: string) {
+    super('HB_USAGE', message, { exitCode: 2 });
   }
 }

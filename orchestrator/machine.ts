@@ -1,9 +1,10 @@
 // Facts a manifest records so a result can be traced: machine, versions, git commit.
+
 import { readFileSync } from 'node:fs';
 import { cpus, hostname, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import type { MachineFacts } from './manifest.ts';
+import type { MachineFacts } from '../contract/index.ts';
 import { PACKAGE_ROOT } from './paths.ts';
 
 /** CPU count, memory, OS and host name of this machine. */

@@ -1,11 +1,10 @@
 // Entry point of the hedgebench command (bundled to dist/hedgebench.mjs): argv in, exit code out.
 import { hideBin } from 'yargs/helpers';
-import { createCli, describeError } from './cli.ts';
+import { reportFatal } from '../runtime/index.ts';
+import { createCli } from './cli.ts';
 
 try {
   await createCli(hideBin(process.argv)).parseAsync();
 } catch (err) {
-  console.error(`hedgebench: ${describeError(err)}`);
-  if (process.env.HEDGEBENCH_DEBUG) console.error(err);
-  process.exitCode = process.exitCode || ((err as { exitCode?: number }).exitCode ?? 1);
+  reportFatal('hedgebench', err);
 }

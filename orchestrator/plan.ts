@@ -1,4 +1,5 @@
 // The run plan: the matrix's points in run order, each with its key, slug and expected duration.
+import { type PointEntry, pointKey, pointSlug } from '../contract/index.ts';
 import {
   arrivalRatePerMs,
   calibrationPoint,
@@ -6,11 +7,8 @@ import {
   type Matrix,
   MatrixInvalidError,
   type Point,
-  pointKey,
-  pointSlug,
 } from '../model/index.ts';
 import { readMatrixFile } from '../simulator/index.ts';
-import type { PointEntry } from './manifest.ts';
 
 /** One point of the plan. */
 export interface PlannedPoint {

@@ -1,9 +1,10 @@
 // Measures one point: reset the target, run the load generator, watch it, then move its data from Redis
 // to raw/ and check that nothing was lost. Returns what happened; the run records it.
+
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { redisKeys } from '../model/index.ts';
+import { rawFilesAt, rawPaths, redisKeys } from '../contract/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { Deployed } from './deploy.ts';
 import { type DrainResult, drainPoint, pointHasKeys } from './drain.ts';
@@ -77,12 +78,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       // An interrupted earlier attempt of this point: keep its data aside rather than delete it unseen.
       const dir = join(d.folder.rawDir, 'interrupted');
       mkdirSync(dir, { recursive: true });
-      const base = join(dir, `${pp.slug}.${Date.now()}`);
-      await drainPoint(d.redis.client, d.run, pp.slug, {
-        calls: `${base}.calls.csv`,
-        attempts: `${base}.attempts.csv`,
-        status: `${base}.status.json`,
-      });
+      await drainPoint(d.redis.client, d.run, pp.slug, rawFilesAt(dir, `${pp.slug}.${Date.now()}`));
       d.note(`moved Redis data of an interrupted earlier attempt of ${pp.key} to ${dir}`);
     }
     await d.target.client.prepare({
@@ -128,20 +124,10 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     const targetRecorder = await finishTarget(d.target, d.note);
     const targetCheck = targetRecorder === null ? null : await targetSelfCheck(d.target);
     phase('targetFlush');
-    const drained = await drainPoint(
-      d.redis.client,
-      d.run,
-      pp.slug,
-      {
-        calls: d.folder.raw(pp.slug, 'calls.csv'),
-        attempts: d.folder.raw(pp.slug, 'attempts.csv'),
-        status: d.folder.raw(pp.slug, 'status.json'),
-      },
-      {
-        ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
-        ...(targetCheck ? { target_check: targetCheck } : {}),
-      },
-    );
+    const drained = await drainPoint(d.redis.client, d.run, pp.slug, rawPaths(d.folder.dir, pp.slug), {
+      ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
+      ...(targetCheck ? { target_check: targetCheck } : {}),
+    });
     phase('drain');
     const dup = drained.duplicates;
     if (dup.calls + dup.attempts > 0) {

@@ -1,6 +1,8 @@
 // Live progress on stderr: one updating line on a terminal, a plain line every few seconds otherwise.
 // The formatter is a pure function; the reporter only decides when and how to write it.
 
+import { formatMs } from '../contract/index.ts';
+
 /** What the progress line shows about the running point and the run. */
 export interface ProgressState {
   /** 1-based position of the point in the run, and the number of points the run measures. */
@@ -26,8 +28,7 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-const ms = (v: number | null) =>
-  v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(v < 10 ? 2 : 1)} ms`;
+const ms = (v: number | null) => (v === null || !Number.isFinite(v) ? '–' : `${formatMs(v)} ms`);
 
 /** The progress line (no newline). */
 export function formatProgress(s: ProgressState): string {

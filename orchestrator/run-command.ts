@@ -1,5 +1,6 @@
 // `hedgebench run`: argv → createRun → execute, with Ctrl-C handling and the exit code. Thin on purpose.
 import type { CommandModule } from 'yargs';
+import { reportFatal } from '../runtime/index.ts';
 import { RunOptionError } from './errors.ts';
 import { createRun } from './run.ts';
 
@@ -71,9 +72,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       await runHandler(a);
     } catch (err) {
       // One line naming the problem: a stack trace helps nobody fix a matrix or a hosts file.
-      const e = err as { code?: string; message?: string };
-      process.stderr.write(`hedgebench: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
-      process.exitCode = 1;
+      reportFatal('hedgebench', err);
     }
   },
 };

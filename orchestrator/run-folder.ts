@@ -1,4 +1,5 @@
 // The run folder (results/<run>/): its files, durable writes, the free-space check and the event log.
+
 import {
   accessSync,
   appendFileSync,
@@ -11,11 +12,18 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { formatPointsCsv, parsePointsCsv } from '../analysis/points-csv.ts';
-import type { PointRow } from '../analysis/row.ts';
+import {
+  formatManifest,
+  formatPointsCsv,
+  type Manifest,
+  type ManifestData,
+  type PointRow,
+  parseManifest,
+  parsePointsCsv,
+  RAW_DIR,
+} from '../contract/index.ts';
 import { writeFileAtomicSync } from './atomic-file.ts';
 import { ResultsFolderError, ResumeError } from './errors.ts';
-import { formatManifest, type Manifest, parseManifest } from './manifest.ts';
 
 /** Bytes of raw data one call costs on disk (its call line plus ~1.5 attempt lines), with headroom. */
 const BYTES_PER_CALL = 150;
@@ -39,7 +47,7 @@ export class RunFolder {
     return join(this.dir, 'points.csv');
   }
   get rawDir(): string {
-    return join(this.dir, 'raw');
+    return join(this.dir, RAW_DIR);
   }
   get logPath(): string {
     return join(this.dir, 'run.log');
@@ -55,11 +63,6 @@ export class RunFolder {
   /** Simulated rows, computed once per run (also across --resume). */
   get simPath(): string {
     return join(this.dir, 'sim.csv');
-  }
-
-  /** Raw file of a point: `raw/<slug>.<kind>` (calls.csv, attempts.csv, status.json). */
-  raw(slug: string, kind: 'calls.csv' | 'attempts.csv' | 'status.json'): string {
-    return join(this.rawDir, `${slug}.${kind}`);
   }
 
   /** True when the folder already holds a run (a manifest). */
@@ -121,7 +124,13 @@ export class RunFolder {
         `${this.manifestPath} is not a hedgebench manifest:\n  - ${r.issues.join('\n  - ')}`,
       );
     }
-    return r.manifest;
+    const missing = resumeIssues(r.manifest);
+    if (missing.length > 0) {
+      throw new ResumeError(
+        `${this.manifestPath} is not a hedgebench manifest:\n  - ${missing.join('\n  - ')}`,
+      );
+    }
+    return r.manifest as Manifest;
   }
 
   /** Rows of points.csv (none when it does not exist yet). */
@@ -147,4 +156,21 @@ export class RunFolder {
   event(event: string, fields: Record<string, unknown> = {}): void {
     appendFileSync(this.logPath, `${JSON.stringify({ t: new Date().toISOString(), event, ...fields })}\n`);
   }
+}
+
+// The one manifest schema (contract/) also reads folders older runs wrote; --resume continues a run with
+// exactly its recorded plan and sources, so it needs every field the current writer puts there.
+function resumeIssues(m: ManifestData): string[] {
+  const issues: string[] = [];
+  if (m.version !== 1) issues.push('version: must be 1');
+  for (const f of ['createdAt', 'node', 'versions', 'machine', 'sources', 'hosts'] as const) {
+    if (m[f] === undefined) issues.push(`${f}: Required`);
+  }
+  if (m.gitCommit === undefined) issues.push('gitCommit: Required');
+  if (m.points.length === 0) issues.push('points: must list at least one point');
+  m.points.forEach((p, i) => {
+    if (typeof p.config !== 'string') issues.push(`points.${i}.config: must be the configuration's name`);
+    if (p.calibration === undefined) issues.push(`points.${i}.calibration: Required`);
+  });
+  return issues;
 }

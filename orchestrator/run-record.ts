@@ -1,17 +1,11 @@
 // The run's written record: manifest.json (each point's state), points.csv (sim and real rows in plan
 // order) and run.log, kept consistent through interruptions. Raw files come first, then the rows, then
 // the state, so a crash between two writes leaves a point pending (re-measured), never half-recorded.
-import type { PointRow } from '../analysis/row.ts';
-import type { Manifest, PointEntry } from './manifest.ts';
+import { type Manifest, type PointEntry, type PointRow, rowKey } from '../contract/index.ts';
 import type { PlannedPoint } from './plan.ts';
 import type { RunFolder } from './run-folder.ts';
 
 type RowPair = { sim?: PointRow; real?: PointRow };
-
-/** The key of a points.csv row, as model's pointKey computes it for the point. */
-export function rowKey(r: PointRow): string {
-  return `${r.config}|${r.load.toFixed(2)}|${r.cancellation}|${r.seed}`;
-}
 
 /** Bookkeeping of one run (a fresh one, or a resumed one read back from its folder). */
 export class RunRecord {

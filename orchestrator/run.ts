@@ -1,14 +1,14 @@
 // A run: the matrix's points measured on real agents and simulated, written to results/<run>/. createRun
 // validates everything it can before touching a host; execute() does the work and always cleans up.
+
 import { relative, resolve } from 'node:path';
-import type { PointRow } from '../analysis/row.ts';
+import { type Manifest, type PointRow, rowKey } from '../contract/index.ts';
 import { type Matrix, parseMatrix } from '../model/index.ts';
 import { Agents } from './agents.ts';
 import { finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
 import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
-import type { Manifest } from './manifest.ts';
 import { defaultMatrixPath, defaultRunDir } from './paths.ts';
 import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
 import { DEFAULT_POINT_TIMING, measurePoint, type PointDeps } from './point-runner.ts';
@@ -17,7 +17,7 @@ import { RunFolder } from './run-folder.ts';
 import { acquireRunLock } from './run-lock.ts';
 import type { Run, RunOptions, RunOutcome } from './run-options.ts';
 import { RunProgress } from './run-progress.ts';
-import { RunRecord, rowKey } from './run-record.ts';
+import { RunRecord } from './run-record.ts';
 import { simulatePlan } from './sim-rows.ts';
 import { formatRunSummary } from './summary.ts';
 

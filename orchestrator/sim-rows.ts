@@ -1,8 +1,8 @@
 // The simulated side of a run: every planned point simulated once per run (cached in sim.csv, so a
 // resumed run does not simulate again), before any real point runs and competes for the CPU.
+
 import { existsSync, readFileSync } from 'node:fs';
-import { formatPointsCsv, parsePointsCsv } from '../analysis/points-csv.ts';
-import type { PointRow } from '../analysis/row.ts';
+import { formatPointsCsv, type PointRow, parsePointsCsv, rowKey } from '../contract/index.ts';
 import { runPoints } from '../simulator/index.ts';
 import { writeFileAtomicSync } from './atomic-file.ts';
 import type { PlannedPoint } from './plan.ts';
@@ -18,7 +18,7 @@ export async function simulatePlan(
   const rows = new Map<string, PointRow>();
   if (existsSync(cachePath)) {
     try {
-      for (const r of parsePointsCsv(readFileSync(cachePath, 'utf8'))) rows.set(keyOf(r), r);
+      for (const r of parsePointsCsv(readFileSync(cachePath, 'utf8'))) rows.set(rowKey(r), r);
     } catch {
       rows.clear(); // a damaged cache is recomputed, never trusted
     }
@@ -35,9 +35,4 @@ export async function simulatePlan(
     writeFileAtomicSync(cachePath, formatPointsCsv(ordered));
   }
   return rows;
-}
-
-/** The key of a row, as model's pointKey computes it for the point. */
-function keyOf(r: PointRow): string {
-  return `${r.config}|${r.load.toFixed(2)}|${r.cancellation}|${r.seed}`;
 }

@@ -1,8 +1,6 @@
 // The summary `hedgebench run` prints at the end: sim vs real p99 per point, where the files are, the exit
 // status. A pure function: run facts in, text out.
-import type { PointRow } from '../analysis/row.ts';
-import { formatLoad } from '../model/index.ts';
-import type { PointEntry } from './manifest.ts';
+import { formatLoad, formatMs, type PointEntry, type PointRow } from '../contract/index.ts';
 import { formatDuration } from './progress.ts';
 
 /** What the summary shows. */
@@ -20,8 +18,7 @@ export interface SummaryInput {
   resumeCommand?: string | null;
 }
 
-const cellMs = (v: number | null | undefined) =>
-  v === null || v === undefined ? '–' : v < 100 ? v.toFixed(1) : v.toFixed(0);
+const cellMs = (v: number | null | undefined) => formatMs(v, { cell: true });
 
 function cell(sim: PointRow | undefined, real: PointRow | undefined, entry: PointEntry | undefined): string {
   const side = (r: PointRow | undefined) =>

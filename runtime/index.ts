@@ -6,28 +6,10 @@ export {
   type ClockOffset,
   type ClockSample,
   estimateClockOffset,
-  type MeasureClockOffsetOptions,
   measureClockOffset,
 } from './clock-offset.ts';
 export { ClockUnavailableError } from './errors.ts';
-export {
-  connectRedis,
-  FAIL_FAST_OPTIONS,
-  type RedisFromUrlOptions,
-  redactText,
-  redactUrl,
-  redisFromUrl,
-  waitForReady,
-} from './redis-url.ts';
-export {
-  createStreamRecorder,
-  type StreamRecorder,
-  type StreamRecorderOptions,
-  type StreamRecorderStats,
-} from './stream-recorder.ts';
-export {
-  SystemClock,
-  type SystemClockOptions,
-  type SystemClockStats,
-  type SystemTimerHandle,
-} from './system-clock.ts';
+export { reportFatal } from './fatal-error.ts';
+export { connectRedis, redactText, redactUrl, redisFromUrl } from './redis-url.ts';
+export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
+export { SystemClock, type SystemClockOptions } from './system-clock.ts';

@@ -14,7 +14,7 @@
 // Whatever wakes it, the clock is read and a timer fires only once performance.now() >= its deadline.
 
 import { performance } from 'node:perf_hooks';
-import type { Clock, TimerHandle } from '../library/clock.ts';
+import type { Clock, TimerHandle } from '../library/index.ts';
 import { ThreadWaker } from './thread-waker.ts';
 import { type TimerEntry, TimerHeap } from './timer-heap.ts';
 

@@ -1,22 +1,14 @@
 // Errors of the simulator part: a stable code, a message naming what was wrong and the fix.
 
+import { HedgebenchError } from '../library/index.ts';
+
 /** Base class of every simulator error. */
-export class SimulatorError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'SimulatorError';
-  }
-}
+export class SimulatorError extends HedgebenchError {}
 
 /** The bundled worker (dist/sim-worker.mjs) is missing or a worker thread died. */
 export class SimWorkerError extends SimulatorError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('HB_SIM_WORKER', message, options);
-    this.name = 'SimWorkerError';
   }
 }
 
@@ -24,6 +16,5 @@ export class SimWorkerError extends SimulatorError {
 export class SimPointError extends SimulatorError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('HB_SIM_POINT', message, options);
-    this.name = 'SimPointError';
   }
 }

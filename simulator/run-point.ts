@@ -2,9 +2,14 @@
 // pipeline for the point's configuration, each attempt on the model WorkerPool. Returns the points.csv row
 // plus the evidence behind its collapse verdict.
 
-import { type CollapseEvidence, detectCollapse } from '../analysis/collapse.ts';
-import type { PointRow } from '../analysis/row.ts';
-import { RowBuilder } from '../analysis/row-builder.ts';
+import {
+  type AttemptRecord,
+  type CollapseEvidence,
+  detectCollapse,
+  type PointRow,
+  pointKey,
+  RowBuilder,
+} from '../contract/index.ts';
 import {
   type CallState,
   ManualClock,
@@ -14,11 +19,9 @@ import {
 } from '../library/index.ts';
 import {
   ArrivalSchedule,
-  type AttemptRecord,
   buildPipeline,
   type Point,
   type PoolStats,
-  pointKey,
   WorkerPool,
   warmupCalls,
 } from '../model/index.ts';

@@ -2,7 +2,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatPointsCsv } from '../analysis/points-csv.ts';
+import { formatPointsCsv } from '../contract/index.ts';
 import { expandMatrix, type Matrix } from '../model/index.ts';
 import { type RunPointsOptions, runPoints } from './matrix-runner.ts';
 import type { SimResult } from './run-point.ts';

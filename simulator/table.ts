@@ -1,8 +1,7 @@
 // The summary printed after a simulation: per cancellation mode (and seed), configs × loads with
 // `p99 / p99.9` in ms or `collapse`, then requests per call, rejected % and utilisation. Pure: rows in, text out.
 
-import type { PointRow } from '../analysis/row.ts';
-import { formatLoad } from '../model/index.ts';
+import { formatLoad, formatMs, type PointRow } from '../contract/index.ts';
 
 /** Renders the tables for any points.csv rows (sim or real); rows and columns keep first-seen order. */
 export function formatSimTables(rows: readonly PointRow[]): string {
@@ -44,7 +43,7 @@ export function latencyCell(r: PointRow | undefined): string {
   if (r === undefined) return '–';
   if (r.collapsed) return 'collapse';
   if (r.p99_ms === null || r.p999_ms === null) return '–';
-  return `${ms(r.p99_ms)} / ${ms(r.p999_ms)}`;
+  return `${formatMs(r.p99_ms, { cell: true })} / ${formatMs(r.p999_ms, { cell: true })}`;
 }
 
 function loadCell(r: PointRow | undefined): string {
@@ -53,10 +52,6 @@ function loadCell(r: PointRow | undefined): string {
   const rej = r.rejected_rate === null ? '–' : `${(r.rejected_rate * 100).toFixed(1)} %`;
   const util = r.utilization === null ? '–' : r.utilization.toFixed(2);
   return `${rpc} · ${rej} · ${util}`;
-}
-
-function ms(v: number): string {
-  return v < 100 ? v.toFixed(1) : v.toFixed(0);
 }
 
 function grid(

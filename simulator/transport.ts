@@ -1,15 +1,9 @@
 // The simulated transport: the Operation the library's pipeline calls for each attempt. It sends the attempt
 // to the model WorkerPool with the model's service time for (seed, call, attempt); network delay is zero.
 
+import type { AttemptEnd, AttemptRecord } from '../contract/index.ts';
 import type { CallState, Operation, Outcome } from '../library/index.ts';
-import type {
-  AttemptEnd,
-  AttemptRecord,
-  ModelParams,
-  PoolJob,
-  PoolTicket,
-  WorkerPool,
-} from '../model/index.ts';
+import type { ModelParams, PoolJob, PoolTicket, WorkerPool } from '../model/index.ts';
 import { serviceTimeMs } from '../model/index.ts';
 
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });

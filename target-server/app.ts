@@ -48,9 +48,11 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
     const ticket = target.submit(call, attempt, (r) => {
       // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
       if (r.ended !== 'served' || res.writableEnded || res.destroyed) return Number.NaN;
+      // Read just before the write: once the bytes are on the socket the client (on another core) may read
+      // them before this thread reads the clock again, and a later reading would make transit negative.
+      const respondedMs = target.clock.now();
       res.json({ queueMs: r.queueMs, serviceMs: r.serviceMs, worker: r.worker, intendedMs: r.intendedMs });
-      // res.json hands the whole response to the socket synchronously: this is when it left the server.
-      return target.clock.now();
+      return respondedMs;
     });
     // The client aborting (undici AbortSignal) closes the response before it finished: that is the cancel.
     const onClose = (): void => {

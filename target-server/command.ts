@@ -1,7 +1,7 @@
 // `hedgebench target-server`: the yargs command that runs the target server (main.ts reuses it).
 
 import type { CommandModule } from 'yargs';
-import { TargetOptionsError } from './errors.ts';
+import { reportFatal } from '../runtime/index.ts';
 import { runTargetServer } from './run.ts';
 
 /** Flags of `hedgebench target-server`. */
@@ -72,9 +72,8 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
       });
     } catch (err) {
       // One line, no stack, same under `hedgebench target-server` and the bundle: 2 = bad options, 1 = failure.
-      const e = err as { code?: string; message?: string };
-      process.stderr.write(`target-server: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
-      process.exit(err instanceof TargetOptionsError ? 2 : 1);
+      // Exit now: timers of attempts abandoned at shutdown must not keep the process alive.
+      process.exit(reportFatal('target-server', err));
     }
     // Timers of attempts abandoned at shutdown must not keep the process alive.
     process.exit(0);

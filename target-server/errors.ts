@@ -1,16 +1,17 @@
 // Errors of the target server: a stable code, the HTTP status it maps to, and a message naming the field,
 // the value received and the fix. Messages never contain the run's token.
 
+import { HedgebenchError, type HedgebenchErrorOptions } from '../library/index.ts';
+
 /** Base class of every target-server error. */
-export class TargetServerError extends Error {
+export class TargetServerError extends HedgebenchError {
   constructor(
-    readonly code: string,
+    code: string,
     readonly status: number,
     message: string,
-    options?: { cause?: unknown },
+    options?: HedgebenchErrorOptions,
   ) {
-    super(message, options);
-    this.name = 'TargetServerError';
+    super(code, message, options);
   }
 
   /** The JSON body of an error response. */
@@ -26,7 +27,6 @@ export class BadParameterError extends TargetServerError {
     message: string,
   ) {
     super('HB_BAD_PARAMETER', 400, message);
-    this.name = 'BadParameterError';
   }
 }
 
@@ -38,7 +38,6 @@ export class UnauthorizedError extends TargetServerError {
       401,
       'this route needs the header "Authorization: Bearer <token>" with the token the server was started with',
     );
-    this.name = 'UnauthorizedError';
   }
 }
 
@@ -50,14 +49,13 @@ export class BusyError extends TargetServerError {
       409,
       `${inFlight} attempts are queued or in service; retry once GET /stats shows inFlight 0`,
     );
-    this.name = 'BusyError';
   }
 }
 
 /** Invalid server options (CLI flags or createTargetServer arguments). */
 export class TargetOptionsError extends TargetServerError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('HB_TARGET_OPTIONS', 500, message, options);
-    this.name = 'TargetOptionsError';
+    // Bad options are a usage mistake: exit 2, like a flag yargs rejects.
+    super('HB_TARGET_OPTIONS', 500, message, { ...options, exitCode: 2 });
   }
 }

@@ -1,7 +1,7 @@
 // The hold-time error of served attempts (actual hold − intended service time), in an HDR histogram:
 // the evidence that the real server holds workers as long as the model says.
 
-import * as hdr from 'hdr-histogram-js';
+import { LatencyHistogram } from '../contract/index.ts';
 
 /** Percentiles of the hold-time error in ms (null when nothing was served since the last reset). */
 export interface HoldErrorSummary {
@@ -15,21 +15,15 @@ export interface HoldErrorSummary {
   max: number | null;
 }
 
-// Microseconds, up to 1 hour; a late timer beyond that is clamped.
-const MAX_US = 3_600_000_000;
-
 /** Records hold-time errors (ms, ≥ 0 by construction: the clock never fires early). */
 export class HoldTimeHistogram {
-  private h = build();
+  private h = new LatencyHistogram();
   private early = 0;
 
   /** Records one error in ms. */
   record(errorMs: number): void {
     if (errorMs < 0) this.early++;
-    let us = Math.round(errorMs * 1000);
-    if (us < 0) us = 0;
-    if (us > MAX_US) us = MAX_US;
-    this.h.recordValue(us);
+    this.h.record(errorMs);
   }
 
   reset(): void {
@@ -39,21 +33,11 @@ export class HoldTimeHistogram {
 
   summary(): HoldErrorSummary {
     const h = this.h;
-    const n = h.totalCount;
+    const n = h.count;
     if (n === 0) return { count: 0, early: 0, p50: null, p90: null, p99: null, p999: null, max: null };
-    const max = h.maxValue / 1000;
+    const max = h.maxMs;
     // HDR reports a bucket's upper edge; never let a percentile exceed the exact maximum.
-    const at = (p: number): number => Math.min(h.getValueAtPercentile(p) / 1000, max);
+    const at = (p: number): number => Math.min(h.percentile(p), max);
     return { count: n, early: this.early, p50: at(50), p90: at(90), p99: at(99), p999: at(99.9), max };
   }
-}
-
-function build(): hdr.Histogram {
-  return hdr.build({
-    bitBucketSize: 64,
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: MAX_US,
-    numberOfSignificantValueDigits: 3,
-    useWebAssembly: false,
-  });
 }

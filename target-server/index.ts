@@ -1,24 +1,8 @@
 // The target-server part's public surface.
 
-export { type TargetServerArgs, targetServerCommand } from './command.ts';
-export {
-  type ConfigPatch,
-  configPatchSchema,
-  MAX_ATTEMPT,
-  MAX_CALL,
-  type RecordTarget,
-  type ServerConfig,
-} from './config.ts';
-export {
-  BadParameterError,
-  BusyError,
-  TargetOptionsError,
-  TargetServerError,
-  UnauthorizedError,
-} from './errors.ts';
-export type { HoldErrorSummary } from './hold-time.ts';
-export { type RunOptions, readClockSkew, readToken, runTargetServer } from './run.ts';
-export { attemptLine } from './target.ts';
+export { targetServerCommand } from './command.ts';
+export { TargetOptionsError } from './errors.ts';
+export { readClockSkew } from './run.ts';
 export {
   createTargetServer,
   HEADERS_TIMEOUT_MS,
@@ -26,4 +10,3 @@ export {
   type TargetServer,
   type TargetServerOptions,
 } from './target-server.ts';
-export type { TargetStats } from './target-stats.ts';

@@ -1,7 +1,9 @@
 // Entry point of the target-server bundle (dist/target-server.mjs): `node target-server.mjs --port 0 …`.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { reportFatal } from '../runtime/index.ts';
 import { targetServerCommand } from './command.ts';
+import { TargetOptionsError } from './errors.ts';
 
 try {
   await yargs(hideBin(process.argv))
@@ -12,8 +14,11 @@ try {
     .fail(false)
     .parseAsync();
 } catch (err) {
-  // Flag errors from yargs (unknown flag, bad choice): one line and exit 2, like our own option errors.
-  const e = err as { message?: string };
-  process.stderr.write(`target-server: ${e.message ?? String(err)} (see --help)\n`);
-  process.exit(2);
+  // Flag errors from yargs (unknown flag, bad choice) are bad options too: one line and exit 2.
+  process.exit(
+    reportFatal(
+      'target-server',
+      new TargetOptionsError(`${(err as Error).message ?? String(err)} (see --help)`),
+    ),
+  );
 }

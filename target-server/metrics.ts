@@ -2,7 +2,7 @@
 // Registry per server instance (several servers in one process never share metrics).
 
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { AttemptEnd } from '../model/index.ts';
+import type { AttemptEnd } from '../contract/index.ts';
 import type { TargetStats } from './target-stats.ts';
 
 /** The Prometheus side of one server: lifetime counters updated on the hot path, gauges read at scrape. */

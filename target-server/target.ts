@@ -3,14 +3,8 @@
 
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-import {
-  ATTEMPT_FIELDS,
-  type AttemptEnd,
-  type PoolTicket,
-  redisKeys,
-  serviceTimeMs,
-  WorkerPool,
-} from '../model/index.ts';
+import { ATTEMPT_FIELDS, type AttemptEnd, redisKeys } from '../contract/index.ts';
+import { type PoolTicket, serviceTimeMs, WorkerPool } from '../model/index.ts';
 import { createStreamRecorder, type StreamRecorder, type SystemClock } from '../runtime/index.ts';
 import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
 import { BadParameterError, BusyError } from './errors.ts';

@@ -1,14 +1,9 @@
 // Errors of the hosts layer: each has a stable code, names the host or field, the value and the fix.
 
+import { HedgebenchError } from '../../library/index.ts';
+
 /** Base class of every hosts-layer error; `code` is stable and safe to match on. */
-export class HostsError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+export class HostsError extends HedgebenchError {}
 
 /** The hosts file is missing, not JSON, or fails validation (one error for the whole file). */
 export class HostsFileInvalidError extends HostsError {

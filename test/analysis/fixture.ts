@@ -4,17 +4,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatPointsCsv } from '../../analysis/points-csv.ts';
-import type { PointRow } from '../../analysis/row.ts';
-import { RowBuilder } from '../../analysis/row-builder.ts';
 import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
   formatLoad,
-  uniformOpen,
-} from '../../model/index.ts';
+  formatPointsCsv,
+  type PointRow,
+  RowBuilder,
+} from '../../contract/index.ts';
+import { uniformOpen } from '../../model/index.ts';
 
 /** One synthetic point of the fixture. */
 export interface FixturePoint {

@@ -3,8 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { AnalysisArgumentError } from '../../analysis/errors.ts';
-import { LatencyHistogram } from '../../analysis/histogram.ts';
-import { percentileInterval, percentileOfSorted, percentileRanks } from '../../analysis/percentile-ci.ts';
+import { percentileInterval, percentileRanks } from '../../analysis/percentile-ci.ts';
+import { LatencyHistogram, percentileOfSorted } from '../../contract/index.ts';
 import { uniformOpen } from '../../model/index.ts';
 
 /** n draws of Exp(1) for a seed, ascending (counter-based, so every run sees the same samples). */

@@ -7,15 +7,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RawFileError } from '../../analysis/errors.ts';
 import { readRealPoint, realRowFromRaw } from '../../analysis/real-row.ts';
-import type { ManifestPoint } from '../../analysis/run-folder.ts';
 import { serverTimeline } from '../../analysis/server-timeline.ts';
 import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
-  parseMatrix,
-} from '../../model/index.ts';
+  type ManifestPoint,
+} from '../../contract/index.ts';
+import { parseMatrix } from '../../model/index.ts';
 
 const matrix = parseMatrix({
   name: 't',

@@ -5,10 +5,9 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPARISON_HEADER, parseComparisonCsv } from '../../analysis/comparison-csv.ts';
-import { parsePointsCsv } from '../../analysis/points-csv.ts';
+import { compareRunFolder, writeReport } from '../../analysis/index.ts';
 import { analyzeRun } from '../../analysis/run-analysis.ts';
-import { compareRunFolder } from '../../analysis/write-comparison.ts';
-import { writeReport } from '../../analysis/write-report.ts';
+import { parsePointsCsv } from '../../contract/index.ts';
 import { createCli } from '../../orchestrator/cli.ts';
 import { type FixturePoint, slugOf, writeFixtureRun } from './fixture.ts';
 

@@ -6,8 +6,8 @@ import { calibrationFromRows, formatCalibrationLine } from '../../analysis/calib
 import { calibrationRows, comparePoint, formatSummaryLine, summarize } from '../../analysis/compare.ts';
 import { COMPARISON_HEADER, formatComparisonCsv, parseComparisonCsv } from '../../analysis/comparison-csv.ts';
 import { percentileInterval } from '../../analysis/percentile-ci.ts';
-import type { PointRow } from '../../analysis/row.ts';
 import { latencyVerdict, pointVerdict, rateVerdict } from '../../analysis/verdict.ts';
+import type { PointRow } from '../../contract/index.ts';
 
 function row(source: 'sim' | 'real', over: Partial<PointRow> = {}): PointRow {
   return {

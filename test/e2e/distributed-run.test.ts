@@ -3,6 +3,7 @@
 // collects and compares; the test then checks the results, that the load crossed from the load generator's
 // namespace to the target's, and that no agent, connection or Redis key outlived the run. The lab is taken
 // down at the end, also when an assertion or the run itself fails.
+
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseComparisonCsv, parsePointsCsv } from '../../analysis/index.ts';
-import type { Manifest } from '../../orchestrator/index.ts';
+import { parseComparisonCsv } from '../../analysis/index.ts';
+import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
 import { LAB_IDS, type Lab, labSkipReason, labUp, REPO, warnLabSkipped } from '../lab/lab-fixture.ts';
 import { ensureFreshBuild } from './fresh-build.ts';
 import { type Proc, processesInNamespace, processesMentioning, settle } from './lab-processes.ts';

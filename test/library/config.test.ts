@@ -1,8 +1,7 @@
 // Invalid configuration throws ConfigError (HB_CONFIG_INVALID) naming the field, the value and the valid range.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ManualClock, pipeline } from '../../library/index.ts';
-import { buildPipeline } from '../../model/build-pipeline.ts';
-import { REFERENCE_CONFIGS } from '../../model/hedge-config.ts';
+import { buildPipeline, REFERENCE_CONFIGS } from '../../model/index.ts';
 
 function configError(f: () => unknown): ConfigError {
   try {

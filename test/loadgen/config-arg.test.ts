@@ -1,9 +1,11 @@
 // Reading --config / --model, the record line format, and the bounded in-flight timeline.
+
 import { describe, expect, it } from 'vitest';
+import { CALL_FIELDS } from '../../contract/index.ts';
 import { parseConfigArg, parseModelArg } from '../../loadgen/config-arg.ts';
 import { callLine } from '../../loadgen/result.ts';
 import { InflightTimeline } from '../../loadgen/timeline.ts';
-import { CALL_FIELDS, REFERENCE_CONFIGS } from '../../model/index.ts';
+import { REFERENCE_CONFIGS } from '../../model/index.ts';
 
 describe('parseConfigArg', () => {
   it('resolves every reference name to a copy of its configuration', () => {

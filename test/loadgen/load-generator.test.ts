@@ -4,8 +4,9 @@
 
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallRecord } from '../../contract/index.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
-import { type CallRecord, type HedgeConfig, type ModelParams, referenceConfig } from '../../model/index.ts';
+import { type HedgeConfig, type ModelParams, referenceConfig } from '../../model/index.ts';
 import { startWorkServer, until, type WorkServer } from './work-server.ts';
 
 // With this model the rate is load × 200 calls/s (λ = load · workers / E[S] = load · 2 / 10 ms).

@@ -3,9 +3,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallRecord } from '../../contract/index.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
 import { pointClock } from '../../loadgen/point-clock.ts';
-import { type CallRecord, type ModelParams, referenceConfig } from '../../model/index.ts';
+import { type ModelParams, referenceConfig } from '../../model/index.ts';
 import { startWorkServer, type WorkServer } from './work-server.ts';
 
 // 200 calls/s at load 1 (see load-generator.test.ts): 100 calls take ~0.5 s.

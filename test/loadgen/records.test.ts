@@ -1,17 +1,13 @@
 // The load generator with a real redis-server: per-call records and the status hash as the orchestrator
 // reads them, against a plain server, the real target server, and through the command line (incl. SIGTERM).
+
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALL_FIELDS, type CallRecord, redisKeys } from '../../contract/index.ts';
+import type { LoadResult } from '../../loadgen/index.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
-import type { LoadResult } from '../../loadgen/result.ts';
-import {
-  CALL_FIELDS,
-  type CallRecord,
-  type ModelParams,
-  redisKeys,
-  referenceConfig,
-} from '../../model/index.ts';
+import { type ModelParams, referenceConfig } from '../../model/index.ts';
 import { createTargetServer } from '../../target-server/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 import { startWorkServer, type WorkServer } from './work-server.ts';

@@ -2,10 +2,15 @@
 // expansion is complete and ordered.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MatrixInvalidError } from '../../model/errors.ts';
-import { calibrationPoint, expandMatrix, overrideMatrix, parseMatrix } from '../../model/matrix.ts';
-import { DEFAULT_MODEL } from '../../model/params.ts';
-import { pointKey } from '../../model/point.ts';
+import {
+  calibrationPoint,
+  DEFAULT_MODEL,
+  expandMatrix,
+  MatrixInvalidError,
+  overrideMatrix,
+  parseMatrix,
+  pointKey,
+} from '../../model/index.ts';
 
 const read = (f: string) =>
   JSON.parse(readFileSync(new URL(`../../experiments/${f}`, import.meta.url), 'utf8'));

@@ -1,10 +1,14 @@
 // The counter-based generator: pure, uniform enough, streams independent; service times and arrivals
 // follow the model and are the same for the same (seed, call, attempt).
 import { describe, expect, it } from 'vitest';
-import { ArrivalSchedule, arrivalRatePerMs } from '../../model/arrivals.ts';
-import { DEFAULT_MODEL } from '../../model/params.ts';
+import {
+  ArrivalSchedule,
+  arrivalRatePerMs,
+  DEFAULT_MODEL,
+  meanServiceMs,
+  serviceTimeMs,
+} from '../../model/index.ts';
 import { STREAM, uniform, uniformOpen } from '../../model/rng.ts';
-import { meanServiceMs, serviceTimeMs } from '../../model/service-time.ts';
 
 describe('uniform', () => {
   it('is a pure function of (seed, stream, call, attempt), in [0, 1)', () => {

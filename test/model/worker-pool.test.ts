@@ -1,8 +1,9 @@
 // WorkerPool: FIFO order, both cancellation modes, counters that add up, exactly one onEnd per attempt.
+
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../library/manual-clock.ts';
-import type { AttemptEnd } from '../../model/records.ts';
-import { type PoolTicket, WorkerPool } from '../../model/worker-pool.ts';
+import type { AttemptEnd } from '../../contract/index.ts';
+import { ManualClock } from '../../library/index.ts';
+import { type PoolTicket, WorkerPool } from '../../model/index.ts';
 
 interface Seen {
   id: number;

@@ -1,10 +1,11 @@
 // Draining a point from a real Redis: order and completeness of the raw files, the status hash parsed,
 // the keys deleted only after every file is on disk.
+
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTEMPT_FIELDS, CALL_FIELDS, redisKeys } from '../../model/index.ts';
+import { ATTEMPT_FIELDS, CALL_FIELDS, redisKeys } from '../../contract/index.ts';
 import { drainPoint } from '../../orchestrator/drain.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 import { rmTemp, tempDir } from './fixture.ts';

@@ -1,13 +1,14 @@
 // Faults mid-run with real processes: the target server or the load generator is killed during a point.
 // The point is recorded as failed with its reason and its partial raw data; the run goes on (restarting
 // the target) and ends non-zero.
+
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisKeys } from '../../model/index.ts';
+import { type Manifest, redisKeys } from '../../contract/index.ts';
 import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
-import { createRun, type Manifest } from '../../orchestrator/index.ts';
+import { createRun } from '../../orchestrator/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 import {
   killProcessesMentioning,

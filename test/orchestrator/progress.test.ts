@@ -1,8 +1,9 @@
 // The progress line and the end-of-run summary are pure text; the reporter rewrites a terminal line and
 // throttles plain output.
+
 import { describe, expect, it } from 'vitest';
-import type { PointRow } from '../../analysis/index.ts';
-import { formatProgress, formatRunSummary, type PointEntry } from '../../orchestrator/index.ts';
+import type { PointEntry, PointRow } from '../../contract/index.ts';
+import { formatProgress, formatRunSummary } from '../../orchestrator/index.ts';
 import { formatDuration, ProgressReporter, type ProgressState } from '../../orchestrator/progress.ts';
 
 const state: ProgressState = {

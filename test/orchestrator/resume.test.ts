@@ -1,11 +1,11 @@
 // Resume after the orchestrator is SIGKILLed mid-run: agents the killed run left behind are found and
 // stopped, every point ends up measured exactly once, none is lost. Real CLI processes throughout.
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePointsCsv } from '../../analysis/index.ts';
-import type { Manifest } from '../../orchestrator/index.ts';
+import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
 import {
   CLI,
   killProcessesMentioning,

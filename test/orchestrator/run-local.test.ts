@@ -1,6 +1,7 @@
 // The embedded default end to end: real redis-server, real target server and load generator processes
 // on this machine, a tiny matrix; every point gets a sim and a real row, raw files, and no Redis key or
 // agent process outlives the run.
+
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -8,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   attribute,
   OUTCOME_CODE,
-  parsePointsCsv,
   readAttemptsCsv,
   readCallsCsv,
   readStatusJson,
   residualMs,
 } from '../../analysis/index.ts';
-import { ATTEMPT_FIELDS, CALL_FIELDS } from '../../model/index.ts';
-import { createRun, type Manifest } from '../../orchestrator/index.ts';
+import { ATTEMPT_FIELDS, CALL_FIELDS, type Manifest, parsePointsCsv } from '../../contract/index.ts';
+import { createRun } from '../../orchestrator/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 import {
   processesMentioning,

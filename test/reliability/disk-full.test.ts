@@ -3,12 +3,13 @@
 // with a clear error, the unfinished points stay pending, and --resume measures them once there is room.
 // The disk is a real tmpfs this test mounts (as root) and unmounts; without root the suite says why it
 // is skipped.
+
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../orchestrator/index.ts';
+import type { Manifest } from '../../contract/index.ts';
 import {
   processesMentioning,
   requireBuild,

@@ -1,13 +1,14 @@
 // A batch Redis applied but whose reply never arrived is sent again by the recorder, so the stream holds
 // it twice; the drain writes each call, and each (call, attempt), once. The fault is real: a TCP relay in
 // front of a real redis-server forwards one pipelined batch and cuts the connection before the replies.
+
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisKeys } from '../../model/index.ts';
+import { redisKeys } from '../../contract/index.ts';
 import { drainPoint } from '../../orchestrator/drain.ts';
 import { SeenRecords } from '../../orchestrator/seen-records.ts';
 import { connectRedis, createStreamRecorder } from '../../runtime/index.ts';

@@ -1,16 +1,17 @@
 // `hedgebench run --durable-redis`: the redis-server the orchestrator starts is stopped mid-point and
 // started again on the same port with the same command line (a restart, as an operator or a supervisor
 // would do it). Its append-only file keeps what was written; the point loses nothing.
+
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisKeys } from '../../model/index.ts';
+import { type Manifest, redisKeys } from '../../contract/index.ts';
 import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
 import { isLocalPidAlive } from '../../orchestrator/hosts/local-host.ts';
-import { loadMatrixFile, type Manifest, planPoints } from '../../orchestrator/index.ts';
+import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
 import {
   killProcessesMentioning,
   requireBuild,

@@ -1,13 +1,14 @@
 // Redis crashes (SIGKILL) and comes back on the same port in the middle of a real `hedgebench run`
 // point. With a durable Redis, every measured call reaches raw/ exactly once; when the outage outlasts
 // the agents' buffers, the point is failed and the reason gives the exact number of records lost.
+
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisKeys } from '../../model/index.ts';
-import { loadMatrixFile, type Manifest, planPoints } from '../../orchestrator/index.ts';
+import { type Manifest, redisKeys } from '../../contract/index.ts';
+import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
 import { killProcessesMentioning, requireBuild, rmTemp, runCli, tempDir } from '../orchestrator/fixture.ts';
 import {
   csvLines,

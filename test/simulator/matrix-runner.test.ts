@@ -1,12 +1,13 @@
 // The matrix runner and `hedgebench simulate`: results do not depend on the number of threads, the same
 // matrix and seed give a byte-identical points.csv, and a bad matrix gets an error naming the field.
+
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatPointsCsv, POINTS_HEADER } from '../../analysis/points-csv.ts';
+import { formatPointsCsv, POINTS_HEADER } from '../../contract/index.ts';
 import { expandMatrix, parseMatrix } from '../../model/index.ts';
 import { packageRoot, readMatrixFile, runPoints, SimWorkerError } from '../../simulator/index.ts';
 

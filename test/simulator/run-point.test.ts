@@ -1,10 +1,10 @@
 // runPoint: the library's policies on the model pool. Counters add up in both cancellation modes,
 // propagate frees workers at once, arrivals are open loop, results are deterministic, collapse is flagged.
+
 import { describe, expect, it } from 'vitest';
-import { formatPointRow } from '../../analysis/points-csv.ts';
+import { type AttemptRecord, formatPointRow } from '../../contract/index.ts';
 import {
   ArrivalSchedule,
-  type AttemptRecord,
   type Cancellation,
   DEFAULT_MODEL,
   type HedgeConfig,

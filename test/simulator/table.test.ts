@@ -1,6 +1,7 @@
 // The summary tables: one per cancellation mode, configs × loads, `p99 / p99.9` or `collapse`.
+
 import { describe, expect, it } from 'vitest';
-import type { PointRow } from '../../analysis/row.ts';
+import type { PointRow } from '../../contract/index.ts';
 import { formatSimTables, latencyCell } from '../../simulator/index.ts';
 
 function row(

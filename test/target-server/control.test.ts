@@ -1,7 +1,9 @@
 // The target server's validation and control routes over real HTTP: 400/404 on bad input (and it stays
 // up), 401/409/413 on /config and /reset, Prometheus metrics, and attempt records in Redis.
+
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL, redisKeys } from '../../model/index.ts';
+import { redisKeys } from '../../contract/index.ts';
+import { DEFAULT_MODEL } from '../../model/index.ts';
 import { constant, useFixtures } from './fixtures.ts';
 import { call, until } from './http.ts';
 

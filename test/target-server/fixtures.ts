@@ -1,8 +1,9 @@
 // Test fixtures of the target-server tests: one redis-server and one undici agent per test file, servers
 // that are always closed, and the attempt records of a point read back from Redis.
+
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { ATTEMPT_FIELDS, redisKeys } from '../../model/index.ts';
+import { ATTEMPT_FIELDS, redisKeys } from '../../contract/index.ts';
 import { connectRedis } from '../../runtime/index.ts';
 import {
   createTargetServer,

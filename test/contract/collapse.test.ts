@@ -1,7 +1,8 @@
 // The collapse verdict (analysis/collapse.ts): fires for a queue that never drains and keeps growing, not
 // for a stable queue however busy, nor for a queue that sits high without growing.
+
 import { describe, expect, it } from 'vitest';
-import { detectCollapse, MIN_SAMPLES, type Timeline } from '../../analysis/collapse.ts';
+import { detectCollapse, MIN_SAMPLES, type Timeline } from '../../contract/index.ts';
 
 function timeline(n: number, f: (t: number) => { queue: number; inFlight: number }): Timeline {
   const tMs = new Float64Array(n);

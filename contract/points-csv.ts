@@ -1,6 +1,8 @@
 // Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
 
-import { POINT_COLUMNS, type PointRow } from './row.ts';
+import { csvBody, csvCell, csvFile } from './csv.ts';
+import { PointsCsvError } from './errors.ts';
+import { POINT_COLUMNS, type PointRow } from './point-row.ts';
 
 const DECIMALS: Partial<Record<keyof PointRow, number>> = {
   load: 2,
@@ -18,11 +20,6 @@ const DECIMALS: Partial<Record<keyof PointRow, number>> = {
   utilization: 4,
   send_lag_p99_ms: 3,
 };
-
-/** Quotes a CSV cell when it needs it (RFC 4180). */
-export function csvCell(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
 
 /** Formats one cell of a points.csv row. */
 function cell(row: PointRow, col: keyof PointRow): string {
@@ -47,40 +44,14 @@ export function formatPointRow(row: PointRow): string {
 
 /** A whole points.csv (header + rows, trailing newline). */
 export function formatPointsCsv(rows: readonly PointRow[]): string {
-  return `${[POINTS_HEADER, ...rows.map(formatPointRow)].join('\n')}\n`;
-}
-
-/** Splits one CSV line into cells (handles quoted cells). */
-export function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
+  return csvFile(POINTS_HEADER, rows.map(formatPointRow));
 }
 
 /** Parses a points.csv back into rows (empty cells become null). */
 export function parsePointsCsv(text: string): PointRow[] {
-  const lines = text.split('\n').filter((l) => l.length > 0);
-  if (lines.length === 0 || lines[0] !== POINTS_HEADER) {
-    throw new Error(`points.csv: the header must be exactly "${POINTS_HEADER}"`);
-  }
-  return lines.slice(1).map((line) => {
-    const cells = splitCsvLine(line);
+  const body = csvBody(text, POINTS_HEADER);
+  if (body === null) throw new PointsCsvError(`points.csv: the header must be exactly "${POINTS_HEADER}"`);
+  return body.map((cells) => {
     const row: Record<string, unknown> = {};
     POINT_COLUMNS.forEach((col, i) => {
       const raw = cells[i] ?? '';

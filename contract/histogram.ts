@@ -1,4 +1,6 @@
-// Latency histograms: HDR (hdr-histogram-js), microsecond resolution, merged — never averaged.
+// The one HDR histogram wrapper (hdr-histogram-js): ms in, integer microseconds inside, 3 significant digits,
+// up to 1 h. Row percentiles, the load generator's live p99 and the server's hold-time error all use it, so
+// they bucket and clamp values the same way; histograms are merged, never averaged.
 
 import * as hdr from 'hdr-histogram-js';
 
@@ -47,6 +49,12 @@ export class LatencyHistogram {
 
   get meanMs(): number {
     return this.h.totalCount === 0 ? Number.NaN : this.h.mean / 1000;
+  }
+
+  /** Empties the histogram (a new point on a long-lived server). */
+  reset(): void {
+    this.h.reset();
+    this.clamped = 0;
   }
 
   /** Adds every value of `other` into this one. */

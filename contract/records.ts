@@ -1,5 +1,10 @@
-// Record shapes that cross process boundaries: per-call and per-attempt rows (Redis streams, raw files)
-// and the Redis key names of a point. One definition, used by writers and readers alike.
+// Record shapes that cross process boundaries: per-call and per-attempt rows (Redis streams, raw files).
+// One definition, used by writers (load generator, target server, drain) and readers (analysis) alike.
+
+import type { AttemptEnd } from '../model/index.ts';
+
+// The pool (model/) decides how an attempt ends; the record only carries it, so the type lives there.
+export type { AttemptEnd };
 
 /** How a call ended: `rejected` = refused by the adaptive limit; `failed` = any other error. */
 export type CallOutcome = 'ok' | 'rejected' | 'failed';
@@ -25,9 +30,6 @@ export interface CallRecord {
    */
   winnerWrittenMs: number;
 }
-
-/** How an attempt ended on the server. */
-export type AttemptEnd = 'served' | 'cancelled-queued' | 'cancelled-in-service';
 
 /** One attempt as the target server saw it. Times in ms on the server's monotonic clock. */
 export interface AttemptRecord {
@@ -78,14 +80,3 @@ export const ATTEMPT_FIELDS = [
 
 /** Columns an attempts file written before attribution lacks (readers accept both). */
 export const ATTEMPT_FIELDS_ADDED = ['responded_ms'] as const;
-
-/** Redis keys of one point of one run. Streams hold one field `r` = a CSV line in *_FIELDS order. */
-export function redisKeys(run: string, slug: string) {
-  const base = `hb:${run}:${slug}`;
-  return {
-    calls: `${base}:calls`,
-    attempts: `${base}:attempts`,
-    /** Hash: state (running|done|failed), sent, completed, inflight, p99_ms, send_lag_p99_ms, heartbeat_ms, error, summary (JSON). */
-    status: `${base}:status`,
-  };
-}

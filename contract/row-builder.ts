@@ -1,22 +1,18 @@
 // Turns measured calls into a points.csv row. The simulator and the real harness both feed it, so the
 // two sources compute every column the same way.
 
-import { formatLoad } from '../model/point.ts';
-import type { CallOutcome } from '../model/records.ts';
+import { formatLoad } from '../model/index.ts';
 import { LatencyHistogram } from './histogram.ts';
-import type { PointRow } from './row.ts';
+import type { PointRow } from './point-row.ts';
+import type { CallOutcome } from './records.ts';
 
-/** What identifies the row and what the builder cannot see in the calls themselves. */
-export interface RowContext {
-  config: string;
-  load: number;
-  cancellation: 'ignore' | 'propagate';
-  seed: number;
-  source: 'sim' | 'real';
-  /** Calls scheduled for the point, warm-up included. */
-  calls: number;
+/**
+ * What identifies the row and what the builder cannot see in the calls themselves: the row's own
+ * identifying columns (`calls` = calls scheduled for the point, warm-up included) and the pool size.
+ */
+export type RowContext = Pick<PointRow, 'config' | 'load' | 'cancellation' | 'seed' | 'source' | 'calls'> & {
   workers: number;
-}
+};
 
 /** What is known only at the end of a point. */
 export interface RowEnd {

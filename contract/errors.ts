@@ -1,0 +1,10 @@
+// Errors of the contract part: a file of a run folder does not have the format contract/ defines.
+
+import { HedgebenchError } from '../library/index.ts';
+
+/** points.csv (or sim.csv) does not start with the exact header of POINT_COLUMNS. */
+export class PointsCsvError extends HedgebenchError {
+  constructor(message: string) {
+    super('HB_POINTS_CSV_INVALID', message);
+  }
+}

@@ -1,0 +1,35 @@
+// The contract part's public surface: the results format every other part writes or reads — points.csv
+// rows and how they are computed, manifest.json, raw files and Redis records, point keys, percentiles.
+
+export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
+export { csvBody, csvCell, csvFile } from './csv.ts';
+export { type FormatMsOptions, formatMs } from './format-ms.ts';
+export { LatencyHistogram } from './histogram.ts';
+export {
+  entryConfigName,
+  entryKey,
+  formatManifest,
+  type MachineFacts,
+  type Manifest,
+  type ManifestData,
+  type ManifestPoint,
+  type PointEntry,
+  parseManifest,
+} from './manifest.ts';
+export { percentileOfSorted } from './percentile.ts';
+export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
+export type { PointRow } from './point-row.ts';
+export { formatPointRow, formatPointsCsv, POINTS_HEADER, parsePointsCsv } from './points-csv.ts';
+export { RAW_DIR, rawFilesAt, rawPaths } from './raw-paths.ts';
+export {
+  ATTEMPT_FIELDS,
+  ATTEMPT_FIELDS_ADDED,
+  type AttemptEnd,
+  type AttemptRecord,
+  CALL_FIELDS,
+  CALL_FIELDS_ADDED,
+  type CallOutcome,
+  type CallRecord,
+} from './records.ts';
+export { redisKeys } from './redis-keys.ts';
+export { RowBuilder, type RowContext } from './row-builder.ts';

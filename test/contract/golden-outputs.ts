@@ -1,0 +1,57 @@
+// Regenerates the small results-format outputs the golden test pins: a simulated points.csv (and its
+// evidence and tables) and, from the analysis fixture, comparison.csv/.txt and the recomputed points.csv.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareRunFolder } from '../../analysis/index.ts';
+import { readMatrixFile, simulateMatrix } from '../../simulator/index.ts';
+import { type FixturePoint, writeFixtureRun } from '../analysis/fixture.ts';
+
+// The same points test/analysis/report.test.ts uses: every verdict kind, a calibration point and a failure.
+const FIXTURE_POINTS: FixturePoint[] = [
+  { config: 'no hedge', load: 0.1, calls: 1000, calibration: true },
+  { config: 'no hedge', load: 0.5, calls: 3000 },
+  { config: 'no hedge', load: 0.95, calls: 3000, simScale: 2 },
+  { config: 'hedge, default budget', load: 0.5, calls: 3000 },
+  { config: 'hedge, default budget', load: 0.95, calls: 3000, growthMs: 0.5 },
+  { config: 'hedge, no budget', load: 0.5, calls: 3000, state: 'failed', noRaw: true },
+  { config: 'hedge, no budget', load: 0.95, calls: 3000, valid: false },
+];
+
+/** Golden file name → the bytes the current code produces for it. */
+export async function goldenOutputs(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const tmp = mkdtempSync(join(tmpdir(), 'hb-golden-'));
+  try {
+    const quick = await simulateMatrix(
+      readMatrixFile('experiments/quick.json', { calls: 2000 }),
+      join(tmp, 'quick'),
+      { threads: 0 },
+    );
+    out['quick.points.csv'] = readFileSync(quick.pointsCsvPath, 'utf8');
+    out['quick.sim-evidence.json'] = readFileSync(quick.evidencePath, 'utf8');
+    out['quick.tables.txt'] = quick.tables;
+    // Every reference configuration at every load, small: the hedge, budget and adaptive-limit columns.
+    const ref = await simulateMatrix(
+      readMatrixFile('experiments/reference.json', { calls: 1000, seed: 1 }),
+      join(tmp, 'reference'),
+      { threads: 0 },
+    );
+    out['reference.points.csv'] = readFileSync(ref.pointsCsvPath, 'utf8');
+
+    const dir = writeFixtureRun(FIXTURE_POINTS);
+    try {
+      out['fixture.points.csv'] = readFileSync(join(dir, 'points.csv'), 'utf8');
+      compareRunFolder(dir, { rewritePoints: true });
+      out['fixture.comparison.csv'] = readFileSync(join(dir, 'comparison.csv'), 'utf8');
+      out['fixture.comparison.txt'] = readFileSync(join(dir, 'comparison.txt'), 'utf8');
+      out['fixture.rewritten-points.csv'] = readFileSync(join(dir, 'points.csv'), 'utf8');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return out;
+}
