@@ -108,7 +108,10 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
       : null;
 
   const attribution = attempts ? attribute(calls, attempts, status) : null;
-  const invalidReasons = [...invalidReasonsOf(status), ...fidelityReasons(status, attribution)];
+  const invalidReasons = [
+    ...invalidReasonsOf(status),
+    ...fidelityReasons(status, attribution, matrix.fidelity),
+  ];
   const collapseReasons: string[] = [];
   if (status?.summary?.collapsed === true) {
     collapseReasons.push(

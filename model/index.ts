@@ -7,6 +7,8 @@ export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-co
 export {
   calibrationPoint,
   expandMatrix,
+  FIDELITY_DEFAULTS,
+  type FidelityThresholds,
   type FieldLabels,
   type Matrix,
   overrideMatrix,

@@ -174,6 +174,14 @@ export const matrixSchema = z
           .strict(),
       ])
       .optional(),
+    fidelity: z
+      .object({
+        holdOvershootP99Ms: positive('hold overshoot p99 in ms, e.g. 1').optional(),
+        transitP99Ms: positive('request + response transit p99 in ms, e.g. 2').optional(),
+        eventLoopDelayP99Ms: positive('target event-loop delay p99 in ms, e.g. 5').optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -193,7 +201,26 @@ export interface Matrix {
   model: ModelParams;
   /** The low-load `no hedge` point used to measure harness overhead; false = none. */
   calibration: { load: number; calls: number } | false;
+  /** Above these the harness's own delays make a real point invalid (analysis/fidelity.ts checks them). */
+  fidelity: FidelityThresholds;
 }
+
+/** The harness's limits on itself at the target's end, ms (`fidelity` in the matrix). */
+export interface FidelityThresholds {
+  /** Hold overshoot p99: actual − intended hold of served attempts (the target's own histogram). */
+  holdOvershootP99Ms: number;
+  /** Request + response transit p99: what HTTP and both event loops add to a call. */
+  transitP99Ms: number;
+  /** Target event-loop delay p99: how long a ready response may wait to be written. */
+  eventLoopDelayP99Ms: number;
+}
+
+/** The goals the harness is held to; bench/RESULTS.md says how close a machine gets. */
+export const FIDELITY_DEFAULTS: Readonly<FidelityThresholds> = Object.freeze({
+  holdOvershootP99Ms: 1,
+  transitP99Ms: 2,
+  eventLoopDelayP99Ms: 5,
+});
 
 /** Default calibration: `no hedge` at load 0.1 for 1000 calls. */
 export const DEFAULT_CALIBRATION = Object.freeze({ load: 0.1, calls: 1000 });
@@ -253,6 +280,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     warmupFraction: m.warmupFraction ?? 0.1,
     model,
     calibration: m.calibration === undefined ? { ...DEFAULT_CALIBRATION } : m.calibration,
+    fidelity: { ...FIDELITY_DEFAULTS, ...m.fidelity },
   };
 }
 
