@@ -1,47 +1,8 @@
-// attribution.csv: per real point, the percentiles of each part of a call's latency (see attribution.ts),
-// of the round-trip transit, of the latency without the harness's parts, and the simulator's latency —
-// so a gap between sim and real can be split into what the harness added and what the model did.
+// The rows of attribution.csv (its format: contract/attribution-csv.ts) from a point's attribution: each
+// part's percentiles, the round-trip transit, the latency without the harness's parts, and the sim row.
 
-import { csvCell, type PointRow, percentileOfSorted } from '../contract/index.ts';
+import { type AttributionRow, type PointRow, percentileOfSorted } from '../contract/index.ts';
 import { type Attribution, COMPONENTS } from './attribution.ts';
-
-/** Exact column order of attribution.csv. */
-export const ATTRIBUTION_COLUMNS = [
-  'config',
-  'load',
-  'cancellation',
-  'seed',
-  'part',
-  'n',
-  'p50_ms',
-  'p99_ms',
-  'p999_ms',
-  'max_ms',
-  'mean_ms',
-] as const;
-
-/** Rows per point beyond COMPONENTS: the whole latency, the round-trip transit, latency − harness, sim. */
-export const ATTRIBUTION_EXTRA_PARTS = [
-  'latency',
-  'transit',
-  'latency_without_harness',
-  'sim_latency',
-] as const;
-
-/** One row: a part of one point, with its percentiles in ms (null when there is no sample). */
-export interface AttributionRow {
-  config: string;
-  load: string;
-  cancellation: string;
-  seed: number;
-  part: string;
-  n: number;
-  p50: number | null;
-  p99: number | null;
-  p999: number | null;
-  max: number | null;
-  mean: number | null;
-}
 
 /** The percentiles of one sample (copied and sorted here). */
 export function summarizeSample(
@@ -85,26 +46,4 @@ export function attributionRows(
     });
   }
   return rows;
-}
-
-const num = (x: number | null): string => (x === null || !Number.isFinite(x) ? '' : x.toFixed(3));
-
-/** A whole attribution.csv (header + rows, trailing newline). */
-export function formatAttributionCsv(rows: readonly AttributionRow[]): string {
-  const lines = rows.map((r) =>
-    [
-      csvCell(r.config),
-      r.load,
-      r.cancellation,
-      r.seed,
-      r.part,
-      r.n,
-      num(r.p50),
-      num(r.p99),
-      num(r.p999),
-      num(r.max),
-      num(r.mean),
-    ].join(','),
-  );
-  return `${[ATTRIBUTION_COLUMNS.join(','), ...lines].join('\n')}\n`;
 }

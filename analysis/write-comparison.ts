@@ -3,8 +3,8 @@
 
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoad, formatPointsCsv } from '../contract/index.ts';
-import { type AttributionRow, attributionRows, formatAttributionCsv } from './attribution-csv.ts';
+import { type AttributionRow, formatAttributionCsv, formatLoad, formatPointsCsv } from '../contract/index.ts';
+import { attributionRows } from './attribution-csv.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import { formatComparisonCsv } from './comparison-csv.ts';

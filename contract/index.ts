@@ -1,6 +1,11 @@
 // The contract part's public surface: the results format every other part writes or reads — points.csv
 // rows and how they are computed, manifest.json, raw files and Redis records, point keys, percentiles.
 
+export {
+  ATTRIBUTION_COLUMNS,
+  type AttributionRow,
+  formatAttributionCsv,
+} from './attribution-csv.ts';
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
 export { csvBody, csvCell, csvFile } from './csv.ts';
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
