@@ -3,6 +3,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { PoolTicket } from '../model/index.ts';
 import { MAX_ATTEMPT, MAX_CALL, parseConfigPatch, parseIndex } from './config.ts';
 import { BadParameterError, TargetServerError, UnauthorizedError } from './errors.ts';
 import type { TargetMetrics } from './metrics.ts';
@@ -44,11 +45,22 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
       sendError(res, err as TargetServerError);
       return;
     }
-    const ticket = target.submit(call, attempt, (r) => {
-      // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
-      if (r.ended !== 'served' || res.writableEnded || res.destroyed) return;
-      res.json({ queueMs: r.queueMs, serviceMs: r.serviceMs, worker: r.worker, intendedMs: r.intendedMs });
-    });
+    let ticket: PoolTicket;
+    try {
+      ticket = target.submit(call, attempt, (r) => {
+        if (res.writableEnded || res.destroyed) return;
+        if (r instanceof TargetServerError) {
+          sendError(res, r);
+          return;
+        }
+        // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
+        if (r.ended !== 'served') return;
+        res.json({ queueMs: r.queueMs, serviceMs: r.serviceMs, worker: r.worker, intendedMs: r.intendedMs });
+      });
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
     // The client aborting (undici AbortSignal) closes the response before it finished: that is the cancel.
     const onClose = (): void => {
       if (!res.writableFinished) target.cancel(ticket);

@@ -1,5 +1,6 @@
 // The target-server part's public surface.
 
+export { POOL_MODES, type PoolMode } from './attempt-pool.ts';
 export { type TargetServerArgs, targetServerCommand } from './command.ts';
 export {
   type ConfigPatch,
@@ -12,6 +13,8 @@ export {
 export {
   BadParameterError,
   BusyError,
+  PoolBacklogError,
+  PoolThreadError,
   TargetOptionsError,
   TargetServerError,
   UnauthorizedError,

@@ -1,5 +1,6 @@
-// The service behind the HTTP routes: a model WorkerPool on the system clock, the model's service times,
-// counters since reset, the hold-time error, and the attempt records of the point being measured.
+// The service behind the HTTP routes: the worker pool (on the event loop or in its own thread, see
+// attempt-pool.ts), the model's service times, counters since reset, the hold-time error, and the attempt
+// records of the point being measured.
 
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
@@ -9,11 +10,11 @@ import {
   type PoolTicket,
   redisKeys,
   serviceTimeMs,
-  WorkerPool,
 } from '../model/index.ts';
 import { createStreamRecorder, type StreamRecorder, type SystemClock } from '../runtime/index.ts';
+import type { AttemptPool } from './attempt-pool.ts';
 import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
-import { BadParameterError, BusyError } from './errors.ts';
+import { BadParameterError, BusyError, PoolBacklogError, type TargetServerError } from './errors.ts';
 import { HoldTimeHistogram } from './hold-time.ts';
 import type { TargetMetrics } from './metrics.ts';
 import type { TargetStats } from './target-stats.ts';
@@ -38,13 +39,13 @@ const RECORDER_CLOSE_MS = 10_000;
 
 /** The target's state; one per server. */
 export class Target {
-  readonly pool: WorkerPool;
   private cfg: ServerConfig;
   private readonly hold = new HoldTimeHistogram();
   private resetAt: number;
   private resetCpu = process.cpuUsage();
   private resetElu = performance.eventLoopUtilization();
   private badRequests = 0;
+  private poolRejected = 0;
   private readonly clients = new Map<string, number>();
   private recorder: StreamRecorder | null = null;
   private recordKey: string | null = null;
@@ -56,9 +57,11 @@ export class Target {
     readonly version: string,
     private readonly redis: Redis | null,
     private readonly onLog: (message: string) => void,
+    /** Built for `initial` (its workers and cancellation mode). */
+    readonly pool: AttemptPool,
   ) {
     this.cfg = initial;
-    this.pool = new WorkerPool(clock, { workers: initial.workers, cancellation: initial.cancellation });
+    pool.onCancelRequested = () => this.metrics?.cancelRequested();
     this.resetAt = clock.now();
     if (initial.record) this.openRecorder(initial);
   }
@@ -67,41 +70,44 @@ export class Target {
     return this.cfg;
   }
 
-  /** Enqueues attempt `attempt` of call `call`; `done` gets the result when the attempt ends. */
-  submit(call: number, attempt: number, done: (r: AttemptResult) => void): PoolTicket {
+  /**
+   * Enqueues attempt `attempt` of call `call`; `done` gets the result when the attempt ends, or the error
+   * when the pool failed. Throws PoolBacklogError (503) when the pool cannot take it.
+   */
+  submit(call: number, attempt: number, done: (r: AttemptResult | TargetServerError) => void): PoolTicket {
     const cfg = this.cfg;
     const intendedMs = serviceTimeMs(cfg.model, cfg.seed, call, attempt);
-    const enqueueMs = this.clock.now();
-    let startMs = Number.NaN;
-    let worker = -1;
-    return this.pool.submit({
-      serviceMs: intendedMs,
-      onStart(w, now) {
-        worker = w;
-        startMs = now;
-      },
-      onEnd: (ended, now) => {
-        const started = !Number.isNaN(startMs);
-        const held = started ? now - startMs : 0;
-        if (ended === 'served') this.hold.record(held - intendedMs);
-        this.metrics?.attemptEnded(ended);
-        this.recorder?.add(attemptLine(call, attempt, enqueueMs, startMs, now, ended, worker, intendedMs));
-        done({
-          ended,
-          queueMs: (started ? startMs : now) - enqueueMs,
-          serviceMs: held,
-          intendedMs,
-          worker,
-        });
-      },
-    });
+    try {
+      return this.pool.submit(intendedMs, {
+        onEnd: ({ ended, enqueueMs, startMs, endMs, worker }) => {
+          const started = !Number.isNaN(startMs);
+          // Start and end come from the pool itself (the pool thread's own times in thread mode), so this is
+          // the hold as the worker saw it, not as the event loop later got round to noticing it.
+          const held = started ? endMs - startMs : 0;
+          if (ended === 'served') this.hold.record(held - intendedMs);
+          this.metrics?.attemptEnded(ended);
+          this.recorder?.add(
+            attemptLine(call, attempt, enqueueMs, startMs, endMs, ended, worker, intendedMs),
+          );
+          done({
+            ended,
+            queueMs: (started ? startMs : endMs) - enqueueMs,
+            serviceMs: held,
+            intendedMs,
+            worker,
+          });
+        },
+        onFail: (err) => done(err as TargetServerError),
+      });
+    } catch (err) {
+      if (err instanceof PoolBacklogError) this.poolRejected++;
+      throw err;
+    }
   }
 
-  /** Counts a client abort of an attempt still queued or in service, then cancels its ticket. */
+  /** Passes a client abort of an attempt to the pool (which counts it if still queued or in service). */
   cancel(ticket: PoolTicket): void {
-    const before = this.pool.stats().cancelRequests;
     ticket.cancel();
-    if (this.pool.stats().cancelRequests !== before) this.metrics?.cancelRequested();
   }
 
   /** Counts a /work request by its client's address (shows which hosts really sent the load). */
@@ -146,6 +152,7 @@ export class Target {
     this.pool.resetStats();
     this.hold.reset();
     this.badRequests = 0;
+    this.poolRejected = 0;
     this.resetAt = this.clock.now();
     this.resetCpu = process.cpuUsage();
     this.resetElu = performance.eventLoopUtilization();
@@ -172,6 +179,7 @@ export class Target {
       cancelledInService: p.cancelledInService,
       cancelRequests: p.cancelRequests,
       badRequests: this.badRequests,
+      pool: { mode: this.pool.mode, priority: this.pool.priority, rejected: this.poolRejected },
       holdErrorMs: this.hold.summary(),
       cpu: {
         userMs: cpu.user / 1000,
