@@ -272,7 +272,8 @@ export class PoolThread implements AttemptPool {
   // makes /stats right after /reset (or PUT /config) exact.
   private control(op: number, a: number, b: number, what: string): void {
     if (this.failed !== null) throw this.failed;
-    const seq = (this.ackSeq = (this.ackSeq + 1) | 0);
+    this.ackSeq = (this.ackSeq + 1) | 0;
+    const seq = this.ackSeq;
     if (!this.write(op, seq, a, b)) {
       throw new PoolThreadError(`PoolThread.${what}: the command ring is full; the pool thread is stalled`);
     }

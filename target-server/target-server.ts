@@ -61,6 +61,8 @@ export interface TargetServer {
   readonly url: string;
   readonly app: Express;
   readonly clock: SystemClock;
+  /** The worker pool (a PoolThread or a LoopPool, as options.pool chose). */
+  readonly pool: AttemptPool;
   stats(): TargetStats;
   /** Stops accepting, ends in-flight work (up to `graceMs`, default 5 s), flushes records, closes Redis. */
   close(options?: { graceMs?: number }): Promise<void>;
@@ -158,6 +160,7 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
     url,
     app,
     clock,
+    pool,
     stats: () => target.stats(),
     close(closeOptions = {}) {
       closing ??= (async () => {
