@@ -57,6 +57,8 @@ export interface PoolThreadInit {
   propagate: boolean;
   /** SCHED_FIFO priority to ask for, or null to stay at normal priority. */
   rtPriority: number | null;
+  /** Sleep until this long before a deadline, then spin to it (ms; 0 = sleep all the way). */
+  spinMs: number;
 }
 
 /** The Node APIs the loop uses, handed in because the loop's source cannot import. */
@@ -64,6 +66,8 @@ export interface PoolThreadHost {
   post(message: unknown, transfer?: ArrayBuffer[]): void;
   /** Monotonic time, ms (process.hrtime): the same clock as the main thread's performance.now(). */
   hrtimeMs(): number;
+  /** This thread's performance.now(): the same clock on another origin, and free of allocation. */
+  perfNow(): number;
   /** This thread's Linux TID (from /proc/thread-self). */
   threadId(): string;
   /** Raises thread `tid` to SCHED_FIFO `priority`; throws when not permitted. */
@@ -77,7 +81,13 @@ export function poolThreadLoop(init: PoolThreadInit, host: PoolThreadHost): void
   const cmds = new Float64Array(init.cmds);
   const st = new Float64Array(init.stats);
   const mask = init.capacity - 1;
-  const now = (): number => host.hrtimeMs() - init.offsetMs;
+  // hrtime.bigint() allocates a BigInt per read, and garbage here means scavenges that stall this thread; so
+  // read the thread's own performance.now() and shift it onto the main thread's origin once.
+  const p1 = host.perfNow();
+  const h = host.hrtimeMs();
+  const p2 = host.perfNow();
+  const toMain = h - (p1 + p2) / 2 - init.offsetMs;
+  const now = (): number => host.perfNow() + toMain;
 
   let tid = '';
   let priority = 'normal';
@@ -305,8 +315,14 @@ export function poolThreadLoop(init: PoolThreadInit, host: PoolThreadHost): void
     }
     let next = Number.POSITIVE_INFINITY;
     for (const e of running) if (e !== null && e.deadline < next) next = e.deadline;
-    const wait = next - now();
-    // Wakes at the deadline or as soon as the main thread writes a command (ctlWrite changes).
+    const wait = next - now() - init.spinMs;
+    // Wakes at the deadline (or spinMs before it) or as soon as the main thread writes a command.
     if (wait > 0) Atomics.wait(ctl, L.ctlWrite, written, wait);
+    else if (next - now() > 0) {
+      // The last stretch: spin, so the end does not wait for the scheduler to wake this thread.
+      while (now() < next && Atomics.load(ctl, L.ctlWrite) === written) {
+        // Spinning on purpose.
+      }
+    }
   }
 }

@@ -20,6 +20,8 @@ export interface PoolThreadOptions extends PoolOptions {
   priority: 'rt' | 'normal';
   /** Command ring rows (power of two, default 65 536). */
   capacity?: number;
+  /** Spin this long before each deadline instead of sleeping (ms, default 0: sleep all the way). */
+  spinMs?: number;
   log: (message: string) => void;
 }
 
@@ -38,6 +40,7 @@ const { execFileSync } = require('node:child_process');
 const host = {
   post: (m, t) => parentPort.postMessage(m, t),
   hrtimeMs: () => Number(process.hrtime.bigint()) / 1e6,
+  perfNow: () => performance.now(),
   threadId: () => readlinkSync('/proc/thread-self').split('/').pop(),
   setRealtime: (tid, p) => { execFileSync('chrt', ['-f', '-p', String(p), tid], { stdio: 'pipe', timeout: 5000 }); },
 };
@@ -91,10 +94,11 @@ export class PoolThread implements AttemptPool {
       stats: new SharedArrayBuffer(L.stCells * 8),
       capacity,
       // Both read the same monotonic clock; this offset is constant (as in runtime/thread-waker.ts).
-      offsetMs: Number(process.hrtime.bigint()) / 1e6 - performance.now(),
+      offsetMs: hrtimeOffsetMs(),
       workers: opts.workers,
       propagate: opts.cancellation === 'propagate',
       rtPriority: opts.priority === 'rt' ? POOL_THREAD_RT_PRIORITY : null,
+      spinMs: opts.spinMs ?? Number(process.env.HEDGEBENCH_POOL_SPIN_MS ?? 0),
     };
     this.ctl = new Int32Array(init.ctl);
     this.cmds = new Float64Array(init.cmds);
@@ -342,4 +346,12 @@ export class PoolThread implements AttemptPool {
     this.setRef(false);
     for (const p of pending) p.cb.onFail(err);
   }
+}
+
+// hrtime ms − performance.now() ms on this thread, from reads taken around one hrtime read.
+function hrtimeOffsetMs(): number {
+  const p1 = performance.now();
+  const h = Number(process.hrtime.bigint()) / 1e6;
+  const p2 = performance.now();
+  return h - (p1 + p2) / 2;
 }
