@@ -14,7 +14,8 @@ export const POOL_THREAD_LAYOUT = {
   ctlStop: 2,
   ctlAck: 3,
   ctlStatsSeq: 4,
-  ctlCells: 5,
+  ctlSleeping: 5,
+  ctlCells: 6,
   // Command row: [op, id, a, b].
   cmdWidth: 4,
   opSubmit: 1,
@@ -317,8 +318,13 @@ export function poolThreadLoop(init: PoolThreadInit, host: PoolThreadHost): void
     for (const e of running) if (e !== null && e.deadline < next) next = e.deadline;
     const wait = next - now() - init.spinMs;
     // Wakes at the deadline (or spinMs before it) or as soon as the main thread writes a command.
-    if (wait > 0) Atomics.wait(ctl, L.ctlWrite, written, wait);
-    else if (next - now() > 0) {
+    if (wait > 0) {
+      // The main thread notifies only a sleeping thread: every notify takes V8's process-wide futex lock,
+      // which a normal-priority thread may hold while descheduled, and this thread would then wait for it.
+      Atomics.store(ctl, L.ctlSleeping, 1);
+      Atomics.wait(ctl, L.ctlWrite, written, wait);
+      Atomics.store(ctl, L.ctlSleeping, 0);
+    } else if (next - now() > 0) {
       // The last stretch: spin, so the end does not wait for the scheduler to wake this thread.
       while (now() < next && Atomics.load(ctl, L.ctlWrite) === written) {
         // Spinning on purpose.

@@ -268,7 +268,8 @@ export class PoolThread implements AttemptPool {
     this.cmds[row + 2] = a;
     this.cmds[row + 3] = b;
     Atomics.store(this.ctl, L.ctlWrite, (w + 1) | 0);
-    Atomics.notify(this.ctl, L.ctlWrite);
+    // Sequentially consistent: if the thread set `sleeping` after this load, its wait sees the new index.
+    if (Atomics.load(this.ctl, L.ctlSleeping) === 1) Atomics.notify(this.ctl, L.ctlWrite);
     return true;
   }
 
