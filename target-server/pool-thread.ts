@@ -32,11 +32,13 @@ const READY_TIMEOUT_MS = 10_000;
 const ACK_TIMEOUT_MS = 2_000;
 
 // tsx/esbuild's keepNames wraps functions in __name(); the eval'd source has no such helper, so define one.
+// process.getBuiltinModule, not require: an eval'd worker inherits --input-type=module from `node -e`
+// and then runs as ESM, where require does not exist.
 const THREAD_SOURCE = `
 var __name = (f) => f;
-const { workerData, parentPort } = require('node:worker_threads');
-const { readlinkSync } = require('node:fs');
-const { execFileSync } = require('node:child_process');
+const { workerData, parentPort } = process.getBuiltinModule('node:worker_threads');
+const { readlinkSync } = process.getBuiltinModule('node:fs');
+const { execFileSync } = process.getBuiltinModule('node:child_process');
 const host = {
   post: (m, t) => parentPort.postMessage(m, t),
   hrtimeMs: () => Number(process.hrtime.bigint()) / 1e6,

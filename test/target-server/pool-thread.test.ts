@@ -1,6 +1,8 @@
 // The pool thread's own guarantees, beyond the queueing tests both pool modes pass: times on the target's
 // clock, ends that an event-loop stall cannot delay, a refused attempt (503) when its command ring is
 // full, a coded error (never a hang) when the thread dies, and no thread left running after close.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PoolThread } from '../../target-server/pool-thread.ts';
 import { constant, useFixtures } from './fixtures.ts';
@@ -100,5 +102,20 @@ describe('pool thread', () => {
       expect(s.stats().pool).toMatchObject({ mode: 'thread', priority: 'normal', rejected: 0 });
       expect(logs.join('\n')).toMatch(/pool thread \(TID \d+\) runs at normal priority/);
     });
+  });
+
+  it('leaves no thread behind: a process exits by itself once the server is closed', async () => {
+    // No process.exit here: a leaked thread (pool or waker) would keep the child alive until the timeout.
+    const script = `import { createTargetServer } from './target-server/index.ts';
+      const s = await createTargetServer({ pool: 'thread', workers: 2, log: () => {} });
+      await fetch(s.url + '/work?call=1&attempt=1').then((r) => r.text());
+      await s.close();
+      console.log('closed');`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 30_000 },
+    );
+    expect(stdout.trim()).toBe('closed');
   });
 });
