@@ -32,13 +32,14 @@ const READY_TIMEOUT_MS = 10_000;
 const ACK_TIMEOUT_MS = 2_000;
 
 // tsx/esbuild's keepNames wraps functions in __name(); the eval'd source has no such helper, so define one.
-// process.getBuiltinModule, not require: an eval'd worker inherits --input-type=module from `node -e`
-// and then runs as ESM, where require does not exist.
+// process.getBuiltinModule (Node ≥ 20.16/22.3) before require: an eval'd worker inherits
+// --input-type=module from `node -e`, runs as ESM, and has no require.
 const THREAD_SOURCE = `
 var __name = (f) => f;
-const { workerData, parentPort } = process.getBuiltinModule('node:worker_threads');
-const { readlinkSync } = process.getBuiltinModule('node:fs');
-const { execFileSync } = process.getBuiltinModule('node:child_process');
+const load = process.getBuiltinModule ?? require;
+const { workerData, parentPort } = load('node:worker_threads');
+const { readlinkSync } = load('node:fs');
+const { execFileSync } = load('node:child_process');
 const host = {
   post: (m, t) => parentPort.postMessage(m, t),
   hrtimeMs: () => Number(process.hrtime.bigint()) / 1e6,
