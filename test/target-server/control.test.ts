@@ -1,6 +1,6 @@
 // The target server's validation and control routes over real HTTP: 400/404 on bad input (and it stays
 // up), 401/409/413 on /config and /reset, Prometheus metrics, and attempt records in Redis.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL, redisKeys } from '../../model/index.ts';
 import { POOL_MODES } from '../../target-server/index.ts';
 import { constant, useFixtures } from './fixtures.ts';
@@ -9,11 +9,7 @@ import { call, until } from './http.ts';
 const fx = useFixtures();
 
 describe.each(POOL_MODES)('pool %s', (pool) => {
-  const withServer: typeof fx.withServer = (options, run) => fx.withServer({ pool, ...options }, run);
-  // Both modes record under the same run/slug names: start each test from an empty Redis.
-  beforeEach(async () => {
-    await fx.redis().flushdb();
-  });
+  const withServer = fx.inPoolMode(pool);
 
   describe('target server: validation and control', () => {
     it('answers bad call/attempt with 400 naming the parameter, unknown routes with 404, and stays up', async () => {

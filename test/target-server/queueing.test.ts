@@ -1,6 +1,6 @@
 // The target server over real HTTP on 127.0.0.1 with a real redis-server: FIFO order, exactly `workers` in
 // service, the model's service times, and both cancellation modes (checked from counters and records).
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL, serviceTimeMs } from '../../model/index.ts';
 import { POOL_MODES, type TargetServer } from '../../target-server/index.ts';
 import { constant, useFixtures } from './fixtures.ts';
@@ -9,11 +9,7 @@ import { call, until } from './http.ts';
 const fx = useFixtures();
 
 describe.each(POOL_MODES)('pool %s', (pool) => {
-  const withServer: typeof fx.withServer = (options, run) => fx.withServer({ pool, ...options }, run);
-  // Both modes record under the same run/slug names: start each test from an empty Redis.
-  beforeEach(async () => {
-    await fx.redis().flushdb();
-  });
+  const withServer = fx.inPoolMode(pool);
 
   describe('target server: queueing', () => {
     it('serves attempts in FIFO order', async () => {
