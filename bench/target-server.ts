@@ -4,8 +4,11 @@
 //     bare setTimeout; delays = the model's service times, and 100–300 ms (~200 outstanding).
 //  B. The server as a child process under open-loop Poisson load (undici, loopback): hold-time error
 //     (actual − intended, from GET /stats) and server CPU, at 1 000 attempts/s and at the reference
-//     study's 95 % load (λ = 0.95·16/E[S] ≈ 1 080/s), for each waker.
-// Run: npx tsx bench/target-server.ts [--seconds 8] [--skip-clock] [--wakers thread,thread0.5,poll2,poll0] [--nice=-10]
+//     study's 95 % load (λ = 0.95·16/E[S] ≈ 1 080/s), for each waker and each pool mode (`--pools`: 'thread'
+//     holds workers in the pool thread, 'loop' on the server's event loop), optionally with the server's
+//     main event loop stalled on purpose (`--stall 5/50` = busy 5 ms every 50 ms) to show what a stall does.
+// Run: npx tsx bench/target-server.ts [--seconds 8] [--skip-clock] [--wakers thread,thread0.5,poll2,poll0]
+//      [--pools thread,loop] [--rates 1000,rho95] [--stall 5/50] [--pool-priority rt|normal] [--nice=-10]
 // The machine has 2 shared cores: the load generator, the server and the kernel compete; figures are noisy.
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -22,6 +25,12 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '8' },
     'skip-clock': { type: 'boolean', default: false },
     wakers: { type: 'string', default: 'thread,thread0.5,poll2,poll0' },
+    pools: { type: 'string', default: 'thread' },
+    // '1000' and/or 'rho95' (the reference study's 95 % load).
+    rates: { type: 'string', default: '1000,rho95' },
+    // 'MS/EVERY': busy-loop the server's main thread MS ms every EVERY ms (none by default).
+    stall: { type: 'string' },
+    'pool-priority': { type: 'string', default: 'rt' },
     // e.g. --nice=-10 (root): run the bench and the server ahead of other work on a shared machine, to
     // approximate the quiet host a real run would have. Applies to this process and the server.
     nice: { type: 'string' },
@@ -36,6 +45,11 @@ const clockOpts = (w: string): SystemClockOptions =>
     ? { waker: 'thread', leadMs: Number(w.slice(6) || 0) }
     : { waker: 'poll', leadMs: Number(w.slice(4)) };
 const SECONDS = Number(values.seconds);
+const POOLS = values.pools.split(',');
+const STALL = values.stall === undefined ? null : values.stall.split('/').map(Number);
+if (STALL !== null && (STALL.length !== 2 || !STALL.every((x) => Number.isFinite(x) && x > 0))) {
+  throw new Error(`--stall must be MS/EVERY (e.g. 5/50), got ${values.stall}`);
+}
 
 const q = (xs: number[], p: number): number => {
   if (xs.length === 0) return Number.NaN;
@@ -140,10 +154,12 @@ interface Started {
   url: string;
 }
 
-async function startServer(waker: string): Promise<Started> {
+async function startServer(waker: string, pool: string): Promise<Started> {
   const bundle = 'dist/target-server.mjs';
   const o = clockOpts(waker);
-  const args = ['--port', '0', '--workers', '16', '--seed', '1', '--timer', o.waker!];
+  const args = ['--port', '0', '--workers', '16', '--seed', '1', '--timer', o.waker!, '--pool', pool];
+  args.push('--pool-priority', values['pool-priority']);
+  if (STALL !== null) args.push('--stall-main-ms', String(STALL[0]), '--stall-every-ms', String(STALL[1]));
   if (o.leadMs !== undefined) args.push('--timer-lead-ms', String(o.leadMs));
   const argv = existsSync(bundle) ? [bundle, ...args] : ['--import', 'tsx', 'target-server/main.ts', ...args];
   // Through nice(1) so every thread of the server (the waker thread too) gets the priority.
@@ -210,28 +226,31 @@ async function drive(pool: Pool, ratePerS: number, seconds: number, firstCall: n
 
 const lambda95 = (0.95 * DEFAULT_MODEL.workers * 1000) / meanServiceMs(DEFAULT_MODEL);
 console.log(
-  `\nB. server child process, 16 workers, reference model (E[S] = ${meanServiceMs(DEFAULT_MODEL).toFixed(2)} ms), ${SECONDS} s per run after 1 s warm-up`,
+  `\nB. server child process, 16 workers, reference model (E[S] = ${meanServiceMs(DEFAULT_MODEL).toFixed(2)} ms), ${SECONDS} s per run after 1 s warm-up${STALL === null ? '' : `, server main loop stalled ${STALL[0]} ms every ${STALL[1]} ms`}`,
 );
 console.log(
-  '| rate /s | waker | attempts served | early | errors | hold err p50 | p90 | p99 | p99.9 | max | server CPU cores | event loop util | utilisation |',
+  '| rate /s | pool (priority) | waker | attempts served | early | errors | hold err p50 | p90 | p99 | p99.9 | max | server CPU cores | event loop util | utilisation |',
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+const RATES = values.rates.split(',').map((r) => (r === 'rho95' ? lambda95 : Number(r)));
 let callBase = 0;
-for (const waker of WAKERS) {
-  const { child, url } = await startServer(waker);
+for (const [poolMode, waker] of POOLS.flatMap((p) => WAKERS.map((w) => [p, w] as const))) {
+  const { child, url } = await startServer(waker, poolMode);
   const pool = new Pool(url, { connections: 512, pipelining: 1, keepAliveTimeout: 30_000 });
   try {
-    for (const rate of [1000, lambda95]) {
+    for (const rate of RATES) {
       await drive(pool, rate, 1, callBase); // warm-up (JIT, connections)
       callBase += 1_000_000;
-      await new Promise((r) => setTimeout(r, 400)); // let stragglers finish so /reset is allowed
-      await json(pool, 'POST', '/reset');
+      // Let stragglers finish: /reset answers 409 while anything is in flight.
+      for (let k = 0; k < 50 && (await json(pool, 'POST', '/reset')).ok !== true; k++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
       const r = await drive(pool, rate, SECONDS, callBase);
       callBase += 1_000_000;
       const s = await json(pool, 'GET', '/stats');
       const h = s.holdErrorMs;
       console.log(
-        `| ${rate.toFixed(0)} | ${waker} | ${h.count} | ${h.early} | ${r.errors} | ${f(h.p50)} | ${f(h.p90)} | ${f(h.p99)} | ${f(h.p999)} | ${f(h.max)} | ${f(s.cpu.cores, 2)} | ${f(s.eventLoopUtilisation, 2)} | ${f(s.utilisation, 2)} |`,
+        `| ${rate.toFixed(0)} | ${s.pool?.mode ?? 'loop'} (${s.pool?.priority ?? '–'}) | ${waker} | ${h.count} | ${h.early} | ${r.errors} | ${f(h.p50)} | ${f(h.p90)} | ${f(h.p99)} | ${f(h.p999)} | ${f(h.max)} | ${f(s.cpu.cores, 2)} | ${f(s.eventLoopUtilisation, 2)} | ${f(s.utilisation, 2)} |`,
       );
     }
   } finally {

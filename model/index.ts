@@ -18,4 +18,11 @@ export { DEFAULT_MODEL, type ModelParams } from './params.ts';
 export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
 export { uniform, uniformOpen } from './rng.ts';
 export { meanServiceMs, serviceTimeMs } from './service-time.ts';
-export { type AttemptEnd, type PoolJob, type PoolStats, type PoolTicket, WorkerPool } from './worker-pool.ts';
+export {
+  type AttemptEnd,
+  type PoolJob,
+  type PoolOptions,
+  type PoolStats,
+  type PoolTicket,
+  WorkerPool,
+} from './worker-pool.ts';

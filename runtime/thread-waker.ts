@@ -8,9 +8,10 @@ import { Worker } from 'node:worker_threads';
 
 // Shared layout: Int32 [0] = generation (bumped on every new deadline; it may wrap, only equality counts),
 // Int32 [1] = stop flag, Float64 at byte 8 = deadline on the hrtime clock in ms (Infinity = none). The
-// worker answers each generation at most once.
+// worker answers each generation at most once. process.getBuiltinModule (Node ≥ 20.16/22.3) before
+// require: an eval'd worker inherits --input-type=module from `node -e`, runs as ESM, and has no require.
 const WORKER_SOURCE = `
-const { workerData, parentPort } = require('node:worker_threads');
+const { workerData, parentPort } = (process.getBuiltinModule ?? require)('node:worker_threads');
 const ctl = new Int32Array(workerData, 0, 2);
 const at = new Float64Array(workerData, 8, 1);
 const now = () => Number(process.hrtime.bigint()) / 1e6;

@@ -4,6 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { PoolTicket } from '../model/index.ts';
 import { MAX_ATTEMPT, MAX_CALL, parseConfigPatch, parseIndex } from './config.ts';
 import { BadParameterError, TargetServerError, UnauthorizedError } from './errors.ts';
 import type { TargetMetrics } from './metrics.ts';
@@ -45,15 +46,26 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
       sendError(res, err as TargetServerError);
       return;
     }
-    const ticket = target.submit(call, attempt, (r) => {
-      // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
-      if (r.ended !== 'served' || res.writableEnded || res.destroyed) return Number.NaN;
-      // Read just before the write: once the bytes are on the socket the client (on another core) may read
-      // them before this thread reads the clock again, and a later reading would make transit negative.
-      const respondedMs = target.clock.now();
-      res.json({ queueMs: r.queueMs, serviceMs: r.serviceMs, worker: r.worker, intendedMs: r.intendedMs });
-      return respondedMs;
-    });
+    let ticket: PoolTicket;
+    try {
+      ticket = target.submit(call, attempt, (r) => {
+        if (res.writableEnded || res.destroyed) return Number.NaN;
+        if (r instanceof TargetServerError) {
+          sendError(res, r);
+          return Number.NaN;
+        }
+        // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
+        if (r.ended !== 'served') return Number.NaN;
+        // Read just before the write: once the bytes are on the socket the client (on another core) may
+        // read them before this thread reads the clock again, and a later reading would make transit negative.
+        const respondedMs = target.clock.now();
+        res.json({ queueMs: r.queueMs, serviceMs: r.serviceMs, worker: r.worker, intendedMs: r.intendedMs });
+        return respondedMs;
+      });
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
     // The client aborting (undici AbortSignal) closes the response before it finished: that is the cancel.
     const onClose = (): void => {
       if (!res.writableFinished) target.cancel(ticket);

@@ -15,6 +15,10 @@ export interface TargetServerArgs {
   'token-file'?: string;
   timer: 'thread' | 'poll';
   'timer-lead-ms'?: number;
+  pool: 'thread' | 'loop';
+  'pool-priority': 'rt' | 'normal';
+  'stall-main-ms'?: number;
+  'stall-every-ms': number;
 }
 
 /** The target-server command module for orchestrator/cli.ts. */
@@ -56,7 +60,24 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
         type: 'number',
         describe:
           'How long before a deadline setImmediate polling takes over, ms (default 0 for thread, 2 for poll; poll 0 = plain setTimeout)',
-      }),
+      })
+      .option('pool', {
+        choices: ['thread', 'loop'] as const,
+        default: 'thread' as const,
+        describe:
+          'Where workers are held: a thread of their own (an event-loop stall delays responses, not ends) or the main event loop',
+      })
+      .option('pool-priority', {
+        choices: ['rt', 'normal'] as const,
+        default: 'rt' as const,
+        describe: 'pool thread: SCHED_FIFO 20 when permitted (else normal, logged), or normal',
+      })
+      .option('stall-main-ms', {
+        type: 'number',
+        hidden: true,
+        describe: 'Benchmarks only: busy-loop the main thread this long every --stall-every-ms',
+      })
+      .option('stall-every-ms', { type: 'number', hidden: true, default: 50 }),
   handler: async (argv) => {
     try {
       await runTargetServer({
@@ -69,6 +90,12 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
         tokenFile: argv['token-file'],
         timer: argv.timer,
         timerLeadMs: argv['timer-lead-ms'],
+        pool: argv.pool,
+        poolPriority: argv['pool-priority'],
+        mainLoopStall:
+          argv['stall-main-ms'] === undefined
+            ? undefined
+            : { ms: argv['stall-main-ms'], everyMs: argv['stall-every-ms'] },
       });
     } catch (err) {
       // One line, no stack, same under `hedgebench target-server` and the bundle: 2 = bad options, 1 = failure.

@@ -59,3 +59,23 @@ export class TargetOptionsError extends TargetServerError {
     super('HB_TARGET_OPTIONS', 500, message, { ...options, exitCode: 2 });
   }
 }
+
+/** The pool thread's command ring is full (the thread is stalled): the attempt is refused, never queued (503). */
+export class PoolBacklogError extends TargetServerError {
+  constructor(capacity: number) {
+    super(
+      'HB_POOL_BACKLOG',
+      503,
+      `the pool thread has not taken the last ${capacity} commands (it is stalled); attempt refused — retry later, and see GET /stats pool.rejected`,
+    );
+    this.name = 'PoolBacklogError';
+  }
+}
+
+/** The pool thread died, or did not answer a control command in time (500). */
+export class PoolThreadError extends TargetServerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_POOL_THREAD', 500, message, options);
+    this.name = 'PoolThreadError';
+  }
+}

@@ -1,7 +1,8 @@
 // The target-server part's public surface.
 
+export { POOL_MODES, type PoolMode } from './attempt-pool.ts';
 export { targetServerCommand } from './command.ts';
-export { TargetOptionsError } from './errors.ts';
+export { PoolBacklogError, PoolThreadError, TargetOptionsError } from './errors.ts';
 export { readClockSkew } from './run.ts';
 export {
   createTargetServer,

@@ -3,7 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import type { Cancellation } from '../model/index.ts';
+import type { PoolMode } from './attempt-pool.ts';
 import { TargetOptionsError } from './errors.ts';
+import type { MainLoopStall } from './main-loop-stall.ts';
 import { createTargetServer } from './target-server.ts';
 
 /** The process-level settings (CLI flags and environment). */
@@ -19,6 +21,12 @@ export interface RunOptions {
   timer?: 'thread' | 'poll';
   /** 'poll' only: when polling takes over before a deadline, ms. */
   timerLeadMs?: number;
+  /** Where the worker pool runs ('thread' default, or 'loop'). */
+  pool?: PoolMode;
+  /** 'thread' mode: real-time priority for the pool thread when permitted ('rt' default). */
+  poolPriority?: 'rt' | 'normal';
+  /** Benchmarks only: stall the main event loop `ms` every `everyMs`. */
+  mainLoopStall?: MainLoopStall;
 }
 
 /** Reads the control token from `tokenFile`, else HEDGEBENCH_TOKEN; null when neither is set. */
@@ -76,11 +84,14 @@ export async function runTargetServer(o: RunOptions): Promise<void> {
     redisUrl: o.redis ?? process.env.HEDGEBENCH_REDIS_URL,
     token: token ?? undefined,
     clock: { waker: o.timer, leadMs: o.timerLeadMs, offsetMs: skew },
+    pool: o.pool,
+    poolPriority: o.poolPriority,
+    mainLoopStall: o.mainLoopStall,
     log,
   });
   process.stdout.write(`${JSON.stringify({ event: 'listening', url: server.url, pid: process.pid })}\n`);
   log(
-    `listening on ${server.url} (workers ${o.workers}, seed ${o.seed}, cancellation ${o.cancellation}${token ? ', token required' : ''}${skew === undefined ? '' : `, clock skewed by ${skew} ms (test)`})`,
+    `listening on ${server.url} (workers ${o.workers}, seed ${o.seed}, cancellation ${o.cancellation}, pool ${server.stats().pool.mode}${token ? ', token required' : ''}${skew === undefined ? '' : `, clock skewed by ${skew} ms (test)`}${o.mainLoopStall ? `, main loop stalled ${o.mainLoopStall.ms} ms every ${o.mainLoopStall.everyMs} ms (benchmark only)` : ''})`,
   );
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -1,5 +1,6 @@
-// createTargetServer: the target server as a value tests and main.ts both use — an express app around a
-// model WorkerPool on the SystemClock, listening on one host only, with an orderly close.
+// createTargetServer: the target server as a value tests and main.ts both use — an express app around the
+// model's worker pool (in its own thread by default, or on the event loop), listening on one host only,
+// with an orderly close.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,9 +10,13 @@ import type { Cancellation, ModelParams } from '../model/index.ts';
 import pkg from '../package.json' with { type: 'json' };
 import { connectRedis, redactUrl, SystemClock, type SystemClockOptions } from '../runtime/index.ts';
 import { createApp } from './app.ts';
+import type { AttemptPool, PoolMode } from './attempt-pool.ts';
 import { applyPatch, defaultConfig, parseConfigPatch, type RecordTarget } from './config.ts';
 import { TargetOptionsError } from './errors.ts';
+import { LoopPool } from './loop-pool.ts';
+import { type MainLoopStall, startMainLoopStall } from './main-loop-stall.ts';
 import { createTargetMetrics } from './metrics.ts';
+import { PoolThread } from './pool-thread.ts';
 import { Target } from './target.ts';
 import type { TargetStats } from './target-stats.ts';
 import { throttledLog } from './throttled-log.ts';
@@ -38,8 +43,14 @@ export interface TargetServerOptions {
   record?: RecordTarget;
   /** Bearer token for PUT /config and POST /reset; absent = no check. */
   token?: string;
-  /** Options of the SystemClock that holds workers. */
+  /** Options of the SystemClock (records' times; it holds the workers in 'loop' mode). */
   clock?: SystemClockOptions;
+  /** Where the worker pool runs (default: env HEDGEBENCH_POOL, else 'thread'). */
+  pool?: PoolMode;
+  /** 'thread' mode: ask for real-time scheduling of the pool thread (default 'rt'; falls back, logged). */
+  poolPriority?: 'rt' | 'normal';
+  /** Benchmarks and tests only: stall the main event loop periodically. */
+  mainLoopStall?: MainLoopStall;
   /** Where log lines go (default: stderr). Never receives the token. */
   log?: (message: string) => void;
 }
@@ -50,6 +61,8 @@ export interface TargetServer {
   readonly url: string;
   readonly app: Express;
   readonly clock: SystemClock;
+  /** The worker pool (a PoolThread or a LoopPool, as options.pool chose). */
+  readonly pool: AttemptPool;
   stats(): TargetStats;
   /** Stops accepting, ends in-flight work (up to `graceMs`, default 5 s), flushes records, closes Redis. */
   close(options?: { graceMs?: number }): Promise<void>;
@@ -90,8 +103,31 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
     const label = redactUrl(options.redisUrl);
     redis = await connectRedis(options.redisUrl, { onError: (m) => redisLog(`redis ${label}: ${m}`) });
   }
+  const mode = options.pool ?? (process.env.HEDGEBENCH_POOL as PoolMode | undefined) ?? 'thread';
+  if (mode !== 'thread' && mode !== 'loop') {
+    throw new TargetOptionsError(
+      `pool (or HEDGEBENCH_POOL) must be 'thread' or 'loop', got ${JSON.stringify(mode)}; 'thread' holds workers off the event loop`,
+    );
+  }
+  const priority = options.poolPriority ?? 'rt';
+  if (priority !== 'rt' && priority !== 'normal') {
+    throw new TargetOptionsError(`poolPriority must be 'rt' or 'normal', got ${JSON.stringify(priority)}`);
+  }
   const clock = new SystemClock(options.clock);
-  const target = new Target(clock, config, pkg.version, redis, log);
+  const poolOptions = { workers: config.workers, cancellation: config.cancellation };
+  let pool: AttemptPool;
+  try {
+    pool =
+      mode === 'thread'
+        ? await PoolThread.start({ ...poolOptions, priority, log })
+        : new LoopPool(clock, poolOptions);
+  } catch (err) {
+    redis?.disconnect();
+    await clock.close();
+    throw err;
+  }
+  const stopStall = options.mainLoopStall ? startMainLoopStall(options.mainLoopStall) : null;
+  const target = new Target(clock, config, pkg.version, redis, log, pool);
   const metrics = createTargetMetrics(() => target.stats());
   target.metrics = metrics;
   const app = createApp(target, metrics, options.token ?? null);
@@ -124,6 +160,7 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
     url,
     app,
     clock,
+    pool,
     stats: () => target.stats(),
     close(closeOptions = {}) {
       closing ??= (async () => {
@@ -136,6 +173,8 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
         await target.closeRecorder();
         target.close();
         redis?.disconnect();
+        stopStall?.();
+        await pool.close();
         await clock.close();
       })();
       return closing;

@@ -1,6 +1,7 @@
 // The shape of GET /stats: the server's state, its counters since the last reset, and the hold-time error.
 
 import type { StreamRecorderStats } from '../runtime/index.ts';
+import type { PoolMode } from './attempt-pool.ts';
 import type { ServerConfig } from './config.ts';
 import type { HoldErrorSummary } from './hold-time.ts';
 
@@ -24,6 +25,11 @@ export interface TargetStats {
   /** Client aborts of attempts still queued or in service, in either mode (in `ignore` they change nothing). */
   cancelRequests: number;
   badRequests: number;
+  /**
+   * Where the worker pool runs, at which scheduling priority ('loop' = the main event loop's), and attempts
+   * refused with 503 HB_POOL_BACKLOG since reset (the pool thread stalled).
+   */
+  pool: { mode: PoolMode; priority: string; rejected: number };
   /** Actual − intended hold time of served attempts, ms. */
   holdErrorMs: HoldErrorSummary;
   /**

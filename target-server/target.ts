@@ -1,13 +1,15 @@
-// The service behind the HTTP routes: a model WorkerPool on the system clock, the model's service times,
-// counters since reset, the hold-time error, and the attempt records of the point being measured.
+// The service behind the HTTP routes: the worker pool (on the event loop or in its own thread, see
+// attempt-pool.ts), the model's service times, counters since reset, the hold-time error, and the attempt
+// records of the point being measured.
 
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import { ATTEMPT_FIELDS, type AttemptEnd, redisKeys } from '../contract/index.ts';
-import { type PoolTicket, serviceTimeMs, WorkerPool } from '../model/index.ts';
+import { type PoolTicket, serviceTimeMs } from '../model/index.ts';
 import { createStreamRecorder, type StreamRecorder, type SystemClock } from '../runtime/index.ts';
+import type { AttemptPool } from './attempt-pool.ts';
 import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
-import { BadParameterError, BusyError } from './errors.ts';
+import { BadParameterError, BusyError, PoolBacklogError, type TargetServerError } from './errors.ts';
 import { HoldTimeHistogram } from './hold-time.ts';
 import type { TargetMetrics } from './metrics.ts';
 import type { TargetStats } from './target-stats.ts';
@@ -32,7 +34,6 @@ const RECORDER_CLOSE_MS = 10_000;
 
 /** The target's state; one per server. */
 export class Target {
-  readonly pool: WorkerPool;
   private cfg: ServerConfig;
   private readonly hold = new HoldTimeHistogram();
   // How late the event loop ran a 1 ms timer: a stall here delays responses (and, with the pool on this
@@ -42,6 +43,7 @@ export class Target {
   private resetCpu = process.cpuUsage();
   private resetElu = performance.eventLoopUtilization();
   private badRequests = 0;
+  private poolRejected = 0;
   private readonly clients = new Map<string, number>();
   private recorder: StreamRecorder | null = null;
   private recordKey: string | null = null;
@@ -53,10 +55,12 @@ export class Target {
     readonly version: string,
     private readonly redis: Redis | null,
     private readonly onLog: (message: string) => void,
+    /** Built for `initial` (its workers and cancellation mode). */
+    readonly pool: AttemptPool,
   ) {
     this.cfg = initial;
     this.loopDelay.enable();
-    this.pool = new WorkerPool(clock, { workers: initial.workers, cancellation: initial.cancellation });
+    pool.onCancelRequested = () => this.metrics?.cancelRequested();
     this.resetAt = clock.now();
     if (initial.record) this.openRecorder(initial);
   }
@@ -66,45 +70,44 @@ export class Target {
   }
 
   /**
-   * Enqueues attempt `attempt` of call `call`; `done` gets the result when the attempt ends and returns
-   * when it wrote the response (NaN when it sent none), which goes into the attempt's record.
+   * Enqueues attempt `attempt` of call `call`; `done` gets the result when the attempt ends, or the error
+   * when the pool failed, and returns when it wrote the response (NaN when it sent none), which goes into
+   * the attempt's record. Throws PoolBacklogError (503) when the pool cannot take it.
    */
-  submit(call: number, attempt: number, done: (r: AttemptResult) => number): PoolTicket {
+  submit(call: number, attempt: number, done: (r: AttemptResult | TargetServerError) => number): PoolTicket {
     const cfg = this.cfg;
     const intendedMs = serviceTimeMs(cfg.model, cfg.seed, call, attempt);
-    const enqueueMs = this.clock.now();
-    let startMs = Number.NaN;
-    let worker = -1;
-    return this.pool.submit({
-      serviceMs: intendedMs,
-      onStart(w, now) {
-        worker = w;
-        startMs = now;
-      },
-      onEnd: (ended, now) => {
-        const started = !Number.isNaN(startMs);
-        const held = started ? now - startMs : 0;
-        if (ended === 'served') this.hold.record(held - intendedMs);
-        this.metrics?.attemptEnded(ended);
-        const respondedMs = done({
-          ended,
-          queueMs: (started ? startMs : now) - enqueueMs,
-          serviceMs: held,
-          intendedMs,
-          worker,
-        });
-        this.recorder?.add(
-          attemptLine(call, attempt, enqueueMs, startMs, now, ended, worker, intendedMs, respondedMs),
-        );
-      },
-    });
+    try {
+      return this.pool.submit(intendedMs, {
+        onEnd: ({ ended, enqueueMs, startMs, endMs, worker }) => {
+          const started = !Number.isNaN(startMs);
+          // Start and end come from the pool itself (the pool thread's own times in thread mode), so this is
+          // the hold as the worker saw it, not as the event loop later got round to noticing it.
+          const held = started ? endMs - startMs : 0;
+          if (ended === 'served') this.hold.record(held - intendedMs);
+          this.metrics?.attemptEnded(ended);
+          const respondedMs = done({
+            ended,
+            queueMs: (started ? startMs : endMs) - enqueueMs,
+            serviceMs: held,
+            intendedMs,
+            worker,
+          });
+          this.recorder?.add(
+            attemptLine(call, attempt, enqueueMs, startMs, endMs, ended, worker, intendedMs, respondedMs),
+          );
+        },
+        onFail: (err) => done(err as TargetServerError),
+      });
+    } catch (err) {
+      if (err instanceof PoolBacklogError) this.poolRejected++;
+      throw err;
+    }
   }
 
-  /** Counts a client abort of an attempt still queued or in service, then cancels its ticket. */
+  /** Passes a client abort of an attempt to the pool (which counts it if still queued or in service). */
   cancel(ticket: PoolTicket): void {
-    const before = this.pool.stats().cancelRequests;
     ticket.cancel();
-    if (this.pool.stats().cancelRequests !== before) this.metrics?.cancelRequested();
   }
 
   /** Counts a /work request by its client's address (shows which hosts really sent the load). */
@@ -150,6 +153,7 @@ export class Target {
     this.hold.reset();
     this.loopDelay.reset();
     this.badRequests = 0;
+    this.poolRejected = 0;
     this.resetAt = this.clock.now();
     this.resetCpu = process.cpuUsage();
     this.resetElu = performance.eventLoopUtilization();
@@ -176,6 +180,7 @@ export class Target {
       cancelledInService: p.cancelledInService,
       cancelRequests: p.cancelRequests,
       badRequests: this.badRequests,
+      pool: { mode: this.pool.mode, priority: this.pool.priority, rejected: this.poolRejected },
       holdErrorMs: this.hold.summary(),
       eventLoopDelayMs: loopDelaySummary(this.loopDelay),
       cpu: {

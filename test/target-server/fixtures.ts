@@ -1,12 +1,12 @@
 // Test fixtures of the target-server tests: one redis-server and one undici agent per test file, servers
 // that are always closed, and the attempt records of a point read back from Redis.
-
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { ATTEMPT_FIELDS, redisKeys } from '../../contract/index.ts';
 import { connectRedis } from '../../runtime/index.ts';
 import {
   createTargetServer,
+  type PoolMode,
   type TargetServer,
   type TargetServerOptions,
 } from '../../target-server/index.ts';
@@ -20,6 +20,11 @@ export interface Fixtures {
   redis: () => Redis;
   /** Runs `body` against a fresh server (logs silenced) and closes it whatever happens. */
   withServer(options: TargetServerOptions, body: (s: TargetServer) => Promise<void>): Promise<void>;
+  /**
+   * For a describe block run once per pool mode: withServer in mode `pool`, and an empty Redis before each
+   * test (both modes record under the same run/slug names).
+   */
+  inPoolMode(pool: PoolMode): Fixtures['withServer'];
   /** The attempt records of (run, slug), parsed from the stream's `r` field. */
   records(run: string, slug: string): Promise<Row[]>;
   /** Ends recording (PUT /config run=null), which flushes; returns the closed recorder's counters. */
@@ -68,6 +73,12 @@ export function useFixtures(): Fixtures {
       } finally {
         await server.close({ graceMs: 2_000 });
       }
+    },
+    inPoolMode(pool) {
+      beforeEach(async () => {
+        await redis!.flushdb();
+      });
+      return (options, body) => this.withServer({ pool, ...options }, body);
     },
     async records(run, slug) {
       const entries = await redis!.xrange(redisKeys(run, slug).attempts, '-', '+');
