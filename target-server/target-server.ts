@@ -20,6 +20,7 @@ import { PoolThread } from './pool-thread.ts';
 import { Target } from './target.ts';
 import type { TargetStats } from './target-stats.ts';
 import { throttledLog } from './throttled-log.ts';
+import { isWorkRequest, serveWork } from './work-route.ts';
 
 /** A connection must deliver its request headers within this, ms (else 408 and close). */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -143,7 +144,8 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
       requestTimeout: REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: 1_000,
     },
-    app,
+    // The load's one route skips express (work-route.ts says why); every other route is the express app.
+    (req, res) => (isWorkRequest(req) ? serveWork(target, req, res) : app(req, res)),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
