@@ -33,8 +33,8 @@ export interface TargetStats {
   /** Actual − intended hold time of served attempts, ms. */
   holdErrorMs: HoldErrorSummary;
   /**
-   * How late the main event loop ran a 1 ms timer since reset, ms (perf_hooks monitorEventLoopDelay):
-   * how long a ready response could wait to be written.
+   * How late the main event loop ran a 1 ms timer since the first /work after reset, ms (perf_hooks
+   * monitorEventLoopDelay): how long a ready response could wait to be written.
    */
   eventLoopDelayMs: { count: number; p50: number | null; p99: number | null; max: number | null };
   /** CPU this server process used since reset (ms), and as cores (1 = one core busy all the time). */

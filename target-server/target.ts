@@ -39,6 +39,9 @@ export class Target {
   // How late the event loop ran a 1 ms timer: a stall here delays responses (and, with the pool on this
   // loop, holds) — the target's own check of the point, beside the hold overshoot.
   private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 1 });
+  // The load generator warms up against /health as fast as it can before its first call; that burst is not
+  // the point's load, so the event-loop delay is counted from the first /work after a reset.
+  private loadStarted = false;
   private resetAt: number;
   private resetCpu = process.cpuUsage();
   private resetElu = performance.eventLoopUtilization();
@@ -77,6 +80,11 @@ export class Target {
   submit(call: number, attempt: number, done: (r: AttemptResult | TargetServerError) => number): PoolTicket {
     const cfg = this.cfg;
     const intendedMs = serviceTimeMs(cfg.model, cfg.seed, call, attempt);
+    if (!this.loadStarted) {
+      this.loadStarted = true;
+      this.loopDelay.reset();
+      this.loadStarted = false;
+    }
     try {
       return this.pool.submit(intendedMs, {
         onEnd: ({ ended, enqueueMs, startMs, endMs, worker }) => {
@@ -152,6 +160,7 @@ export class Target {
     this.pool.resetStats();
     this.hold.reset();
     this.loopDelay.reset();
+    this.loadStarted = false;
     this.badRequests = 0;
     this.poolRejected = 0;
     this.resetAt = this.clock.now();
