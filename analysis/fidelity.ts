@@ -11,7 +11,7 @@ import type { PointStatus } from './raw-files.ts';
 /** What status.json's `target_check` holds (the target's /stats of the point, written by the orchestrator). */
 interface TargetCheck {
   holdErrorMs?: { count?: number; p99?: number | null };
-  eventLoopDelayMs?: { count?: number; p99?: number | null };
+  responseDelayMs?: { count?: number; p99?: number | null };
 }
 
 /** Why the target's end or the transit make the point untrustworthy; empty when they do not. */
@@ -28,10 +28,10 @@ export function fidelityReasons(
       `target hold overshoot p99 ${hold.toFixed(2)} ms exceeds fidelity.holdOvershootP99Ms = ${t.holdOvershootP99Ms} ms (workers were held longer than the model's service times)`,
     );
   }
-  const loop = check?.eventLoopDelayMs?.p99;
-  if (typeof loop === 'number' && loop > t.eventLoopDelayP99Ms) {
+  const delay = check?.responseDelayMs?.p99;
+  if (typeof delay === 'number' && delay > t.responseDelayP99Ms) {
     out.push(
-      `target event-loop delay p99 ${loop.toFixed(2)} ms exceeds fidelity.eventLoopDelayP99Ms = ${t.eventLoopDelayP99Ms} ms (responses waited for the server's event loop)`,
+      `target response delay p99 ${delay.toFixed(2)} ms exceeds fidelity.responseDelayP99Ms = ${t.responseDelayP99Ms} ms (ready responses waited for the server's event loop)`,
     );
   }
   if (attribution !== null && attribution.n > 0) {

@@ -1,6 +1,6 @@
 // Fidelity on the real clock: runs a matrix (default: the quick preset) R times as `hedgebench run` does, on
-// this machine, and prints per point what the harness added — hold overshoot p99 (the target's own
-// histogram), transit p99 and send-lag p99 (from the raw files), whether the point is valid and why not —
+// this machine, and prints per point what the harness added — hold overshoot p99 and response delay p99 (the target's own
+// histograms), transit p99 and send-lag p99 (from the raw files), whether the point is valid and why not —
 // then per run the verdicts of the non-collapsed points. Issue goals: overshoot p99 ≤ 1 ms, transit
 // p99 ≤ 2 ms at every non-collapsed point, no point invalid, ≥ 90 % of the metrics of non-collapsed points
 // `agrees`. Measure with nothing else running.
@@ -67,7 +67,7 @@ for (let r = 1; r <= reps; r++) {
       [
         p.key,
         f(tc.holdErrorMs?.p99),
-        f(tc.eventLoopDelayMs?.p99),
+        f(tc.responseDelayMs?.p99),
         f(transit),
         f(p.real?.send_lag_p99_ms),
         `${p.real?.collapsed ? 'collapse' : f(p.real?.p99_ms, 1)} / ${p.sim?.collapsed ? 'collapse' : f(p.sim?.p99_ms, 1)}`,

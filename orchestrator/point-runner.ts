@@ -182,6 +182,7 @@ async function targetSelfCheck(target: TargetAgent): Promise<Record<string, unkn
     const s = await target.client.stats();
     const pick = [
       'holdErrorMs',
+      'responseDelayMs',
       'eventLoopDelayMs',
       'eventLoopUtilisation',
       'cpu',

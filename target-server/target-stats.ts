@@ -32,6 +32,8 @@ export interface TargetStats {
   pool: { mode: PoolMode; priority: string; rejected: number };
   /** Actual − intended hold time of served attempts, ms. */
   holdErrorMs: HoldErrorSummary;
+  /** Worker released → response written of answered attempts since reset, ms: the wait for the event loop. */
+  responseDelayMs: HoldErrorSummary;
   /**
    * How late the main event loop ran a 1 ms timer since the first /work after reset, ms (perf_hooks
    * monitorEventLoopDelay): how long a ready response could wait to be written.

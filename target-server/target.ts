@@ -36,6 +36,9 @@ const RECORDER_CLOSE_MS = 10_000;
 export class Target {
   private cfg: ServerConfig;
   private readonly hold = new HoldTimeHistogram();
+  // Worker released → response written, per answered attempt: how long a ready response waited for this
+  // event loop. The target's own check of its main thread (the pool thread's is the hold overshoot).
+  private readonly responseDelay = new HoldTimeHistogram();
   // How late the event loop ran a 1 ms timer: a stall here delays responses (and, with the pool on this
   // loop, holds) — the target's own check of the point, beside the hold overshoot.
   private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 1 });
@@ -104,6 +107,7 @@ export class Target {
           this.recorder?.add(
             attemptLine(call, attempt, enqueueMs, startMs, endMs, ended, worker, intendedMs, respondedMs),
           );
+          if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
         },
         onFail: (err) => done(err as TargetServerError),
       });
@@ -159,6 +163,7 @@ export class Target {
     this.assertIdle();
     this.pool.resetStats();
     this.hold.reset();
+    this.responseDelay.reset();
     this.loopDelay.reset();
     this.loadStarted = false;
     this.badRequests = 0;
@@ -191,6 +196,7 @@ export class Target {
       badRequests: this.badRequests,
       pool: { mode: this.pool.mode, priority: this.pool.priority, rejected: this.poolRejected },
       holdErrorMs: this.hold.summary(),
+      responseDelayMs: this.responseDelay.summary(),
       eventLoopDelayMs: loopDelaySummary(this.loopDelay),
       cpu: {
         userMs: cpu.user / 1000,
