@@ -110,9 +110,10 @@ describe('hedgebench run, everything on this machine', () => {
       expect(at.n).toBe(ok);
       for (let k = 0; k < at.n; k++) expect(Math.abs(residualMs(at, k))).toBeLessThan(0.01);
       // Nothing the harness adds can be negative beyond the 1 µs rounding of the files (transit aside,
-      // which the clock offset's uncertainty may tip either way).
+      // which the clock offset's uncertainty may tip either way). The response delay spans two threads of
+      // the target: the pool thread's clock is shifted onto the main thread's, a few µs off at most.
       expect(Math.min(...at.parts.overshoot)).toBeGreaterThanOrEqual(-0.002);
-      expect(Math.min(...at.parts.response_delay)).toBeGreaterThanOrEqual(-0.002);
+      expect(Math.min(...at.parts.response_delay)).toBeGreaterThanOrEqual(-0.05);
       expect(Math.min(...at.transit)).toBeGreaterThan(0);
       // Each way of the trip takes time; the offset can misplace it by at most its uncertainty.
       const slack = at.offset!.uncertaintyMs + 0.002;
