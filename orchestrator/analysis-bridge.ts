@@ -13,5 +13,9 @@ export function realRow(runDir: string, entry: PointEntry, matrix: Matrix): Poin
 /** Writes comparison.csv, report.md/html and charts; returns the verdict line and the files' short names. */
 export async function finishAnalysis(runDir: string): Promise<{ line: string | null; files: string[] }> {
   const r = await writeReport(runDir);
-  return { line: r.summaryLine, files: ['comparison.csv', 'report.md', 'report.html', 'charts/'] };
+  const attribution = r.files.some((f) => f.endsWith('attribution.csv')) ? ['attribution.csv'] : [];
+  return {
+    line: r.summaryLine,
+    files: ['comparison.csv', ...attribution, 'report.md', 'report.html', 'charts/'],
+  };
 }

@@ -85,7 +85,9 @@ export function formatRunSummary(s: SummaryInput): string {
     );
   }
   if (s.rows.some((r) => r.source === 'real' && !r.valid)) {
-    out.push("* the load generator's self-check marked this point invalid (see raw/<point>.status.json)");
+    out.push(
+      "* the point failed a self-check, the load generator's or the target's (reasons in report.md; figures in raw/<point>.status.json)",
+    );
   }
   for (const f of failed) out.push(`failed: ${f.key}: ${f.reason ?? 'no reason recorded'}`);
   if (s.comparisonLine) out.push('', s.comparisonLine);
