@@ -2,7 +2,7 @@
 // (vega View with renderer 'none', then toSVG). Spec builders are pure; renderSvg is the only async step.
 
 import type { TopLevelSpec } from 'vega-lite';
-import { formatLoad, percentileOfSorted } from '../contract/index.ts';
+import { formatLoad, percentileOf } from '../contract/index.ts';
 import { COMPONENTS, type Component } from './attribution.ts';
 import type { PointAnalysis } from './run-analysis.ts';
 import type { ServerTimeline } from './server-timeline.ts';
@@ -275,7 +275,7 @@ export function attributionData(points: readonly PointAnalysis[]): AttributionDa
     const a = p.attribution;
     if (a === null || a.n === 0) continue;
     const point = `${p.id.config} ${formatLoad(p.id.load)} ${p.id.cancellation} s${p.id.seed}`;
-    const p99 = percentileOfSorted(Float64Array.from(a.latency).sort(), 99);
+    const p99 = percentileOf(a.latency, 99);
     const tail: number[] = [];
     for (let k = 0; k < a.n; k++) if (a.latency[k] >= p99) tail.push(k);
     const all = Array.from({ length: a.n }, (_, k) => k);

@@ -3,7 +3,7 @@
 // trip between generator and target added little. The load generator checks its own end (send lag,
 // Poisson sends, clock exchange); this file checks the rest, from the point's raw files alone.
 
-import { percentileOfSorted } from '../contract/index.ts';
+import { percentileOf } from '../contract/index.ts';
 import type { FidelityThresholds } from '../model/index.ts';
 import type { Attribution } from './attribution.ts';
 import type { PointStatus } from './raw-files.ts';
@@ -35,7 +35,7 @@ export function fidelityReasons(
     );
   }
   if (attribution !== null && attribution.n > 0) {
-    const p99 = percentileOfSorted(Float64Array.from(attribution.transit).sort(), 99);
+    const p99 = percentileOf(attribution.transit, 99);
     if (p99 > t.transitP99Ms) {
       out.push(
         `request + response transit p99 ${p99.toFixed(2)} ms exceeds fidelity.transitP99Ms = ${t.transitP99Ms} ms (HTTP and event loops between generator and target)`,

@@ -1,6 +1,6 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 
-import { formatLoad, formatMs, type PointRow, percentileOfSorted } from '../contract/index.ts';
+import { formatLoad, formatMs, type PointRow, percentileOf } from '../contract/index.ts';
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
@@ -198,7 +198,7 @@ function harnessShare(a: RunAnalysis, r: ComparisonRow): string {
   );
   const at = p?.attribution;
   if (pct === undefined || !at || at.n === 0 || r.real === null || r.sim === null) return DASH;
-  const q = (xs: Float64Array) => percentileOfSorted(Float64Array.from(xs).sort(), pct);
+  const q = (xs: Float64Array) => percentileOf(xs, pct);
   const gap = r.real - r.sim;
   const harness = q(at.latency) - q(at.withoutHarness);
   return `of ${gap >= 0 ? '+' : ''}${ms(gap)} ms, ${ms(harness)} ms is the harness (transit p${r.metric.slice(1)} ${ms(q(at.transit))} ms)`;
@@ -227,7 +227,7 @@ function attributionBlocks(a: RunAnalysis): Block[] {
     'real − harness',
     'sim',
   ];
-  const p99 = (xs: Float64Array) => ms(percentileOfSorted(Float64Array.from(xs).sort(), 99));
+  const p99 = (xs: Float64Array) => ms(percentileOf(xs, 99));
   const rows = pts.map((p) => [
     p.id.config,
     formatLoad(p.id.load),

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { analyzeRun, formatSummaryLine } from '../analysis/index.ts';
-import { percentileOfSorted } from '../contract/index.ts';
+import { percentileOf } from '../contract/index.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -54,8 +54,7 @@ for (let r = 1; r <= reps; r++) {
     const status = JSON.parse(readFileSync(join(out, 'raw', `${p.entry.slug}.status.json`), 'utf8'));
     const tc = status.target_check ?? {};
     const at = p.attribution;
-    const transit =
-      at && at.n > 0 ? percentileOfSorted(Float64Array.from(at.transit).sort(), 99) : Number.NaN;
+    const transit = at && at.n > 0 ? percentileOf(at.transit, 99) : Number.NaN;
     const collapsed = p.real?.collapsed || p.sim?.collapsed;
     if (!collapsed && p !== a.calibrationPoint) {
       for (const row of p.rows) {

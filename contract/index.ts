@@ -21,7 +21,7 @@ export {
   type PointEntry,
   parseManifest,
 } from './manifest.ts';
-export { percentileOfSorted } from './percentile.ts';
+export { percentileOf, percentileOfSorted } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
 export type { PointRow } from './point-row.ts';
 export { formatPointRow, formatPointsCsv, POINTS_HEADER, parsePointsCsv } from './points-csv.ts';

@@ -9,3 +9,8 @@ export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number
   const rank = Math.max(1, Math.min(n, Math.floor((p / 100) * n + 0.5)));
   return sorted[rank - 1];
 }
+
+/** The same rule on a sample in any order (sorted on a copy; the sample is left as it is). */
+export function percentileOf(sample: ArrayLike<number>, p: number): number {
+  return percentileOfSorted(Float64Array.from(sample).sort(), p);
+}

@@ -53,8 +53,10 @@ describe('hedgebench run --durable-redis', () => {
     // password from the 0600 config file in the run's redis folder.
     await until(() => agents(out).some((a) => a.role === 'redis'), 60_000, 'the run to start redis-server');
     const pid = agents(out).find((a) => a.role === 'redis')!.pid;
-    const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    const port = Number(/127\.0\.0\.1:(\d+)/.exec(title)?.[1]);
+    // redis-server rewrites its title to `redis-server ADDR:PORT` only once it listens: wait for that.
+    const portOf = () => Number(/127\.0\.0\.1:(\d+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1]);
+    await until(() => Number.isInteger(portOf()), 10_000, 'redis-server to show its port in its title');
+    const port = portOf();
     const redisDir = join(out, 'work', 'redis');
     const conf = join(redisDir, 'redis.conf');
     const password = /requirepass (\S+)/.exec(readFileSync(conf, 'utf8'))![1]!;
