@@ -6,7 +6,6 @@
 
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../contract/index.ts';
@@ -110,7 +109,10 @@ describe.skipIf(skip !== undefined)('a results folder on a small or full disk', 
     const matrix = writeMatrix(dir, 'fills', { calls: 400, config: 'no hedge', loads: [0.3, 0.5] });
     const running = runCli(['run', '--matrix', matrix, '--out', out], { cwd: dir });
     await until(() => runLog(out).some((e) => e.event === 'point-start'), 60_000, 'the first point');
-    await sleep(1_500);
+    // The fault must hit a point while it is measured: wait for its load generator, and check that no
+    // point has finished before the disk fills.
+    await until(async () => (await loadgensOf(out)) > 0, 30_000, 'the first point’s load generator');
+    expect(runLog(out).some((e) => e.event === 'point-done')).toBe(false);
     await execa('dd', ['if=/dev/zero', `of=${join(mnt, 'filler')}`, 'bs=1M'], { reject: false });
     const r = await running;
     expectOneClearError(r, `results folder ${out}: the disk filled up during the run`, `--resume ${out}`);
@@ -129,3 +131,11 @@ describe.skipIf(skip !== undefined)('a results folder on a small or full disk', 
     expect(await processesMentioning(out)).toEqual([]);
   }, 120_000);
 });
+
+/** Load-generator processes of the run in `out` (their command lines name the run folder and a point). */
+async function loadgensOf(out: string): Promise<number> {
+  const r = await execa('ps', ['-eo', 'args='], { reject: false });
+  return String(r.stdout)
+    .split('\n')
+    .filter((l) => l.includes(out) && l.includes('--point')).length;
+}
