@@ -191,7 +191,12 @@ describe('Redis outages', () => {
         flushTimeoutMs: 500,
       });
       const running = g.run();
-      await new Promise((r) => setTimeout(r, 500));
+      // Redis must go while the point runs: wait for its first records, and for the rest still to come.
+      const probe = new Redis(lone.url);
+      const key = redisKeys('r4', 'gone').calls;
+      await until(async () => (await probe.xlen(key)) > 0, 10_000, 'the first call records in Redis');
+      expect(await probe.xlen(key)).toBeLessThan(250);
+      probe.disconnect();
       await lone.stop();
       await expect(running).rejects.toMatchObject({ code: 'HB_REDIS_UNUSABLE' });
     } finally {
