@@ -68,21 +68,14 @@ export interface Attribution {
 
 /** The clock offset a status reports (summary.clock, written by the load generator), or null. */
 export function clockOffsetOf(status: PointStatus | null): ClockOffset | null {
-  const c = (status?.summary as { clock?: unknown } | undefined)?.clock as
-    | {
-        start?: { offsetMs?: number; uncertaintyMs?: number } | null;
-        end?: { offsetMs?: number; uncertaintyMs?: number } | null;
-        t0AbsMs?: number;
-      }
-    | undefined;
+  const c = status?.summary?.clock;
   const s = c?.start;
-  if (typeof s?.offsetMs !== 'number' || typeof c?.t0AbsMs !== 'number') return null;
-  const e = typeof c.end?.offsetMs === 'number' ? c.end : s;
-  const drift = (e.offsetMs as number) - s.offsetMs;
+  if (!c || !s) return null;
+  const e = c.end ?? s;
   return {
     // Start and end bracket the point; their mean is the best single offset for the whole of it.
-    offsetMs: (s.offsetMs + (e.offsetMs as number)) / 2,
-    uncertaintyMs: Math.max(s.uncertaintyMs ?? 0, e.uncertaintyMs ?? 0) + Math.abs(drift) / 2,
+    offsetMs: (s.offsetMs + e.offsetMs) / 2,
+    uncertaintyMs: Math.max(s.uncertaintyMs, e.uncertaintyMs) + Math.abs(e.offsetMs - s.offsetMs) / 2,
     t0AbsMs: c.t0AbsMs,
   };
 }

@@ -8,12 +8,6 @@ import type { FidelityThresholds } from '../model/index.ts';
 import type { Attribution } from './attribution.ts';
 import type { PointStatus } from './raw-files.ts';
 
-/** What status.json's `target_check` holds (the target's /stats of the point, written by the orchestrator). */
-interface TargetCheck {
-  holdErrorMs?: { count?: number; p99?: number | null };
-  responseDelayMs?: { count?: number; p99?: number | null };
-}
-
 /** Why the target's end or the transit make the point untrustworthy; empty when they do not. */
 export function fidelityReasons(
   status: PointStatus | null,
@@ -21,7 +15,7 @@ export function fidelityReasons(
   t: FidelityThresholds,
 ): string[] {
   const out: string[] = [];
-  const check = (status as { target_check?: TargetCheck } | null)?.target_check;
+  const check = status?.target_check;
   const hold = check?.holdErrorMs?.p99;
   if (typeof hold === 'number' && hold > t.holdOvershootP99Ms) {
     out.push(

@@ -144,6 +144,8 @@ export function readAttemptsCsv(path: string): RawAttempts {
 }
 
 const pointsPair = z.tuple([z.number(), z.number()]);
+const clockEstimate = z.object({ offsetMs: z.number(), uncertaintyMs: z.number() }).passthrough();
+const percentiles = z.object({ p99: z.number().nullable().optional() }).passthrough();
 
 /** The parts of the load generator's status.json the analysis reads; everything else passes through. */
 export const statusSchema = z
@@ -179,10 +181,21 @@ export const statusSchema = z
         state: z.string().optional(),
         error: z.string().nullable().optional(),
         recorder: z.object({ written: z.number(), dropped: z.number() }).passthrough().nullable().optional(),
+        // The clock offset to the target (loadgen/point-clock.ts); a null end = not measured.
+        clock: z
+          .object({ start: clockEstimate.nullable(), end: clockEstimate.nullable(), t0AbsMs: z.number() })
+          .passthrough()
+          .nullable()
+          .optional(),
       })
       .passthrough()
       .optional(),
     send_lag_p99_ms: z.union([z.string(), z.number()]).nullable().optional(),
+    // The target's own figures of the point (orchestrator/point-runner.ts); absent in older runs.
+    target_check: z
+      .object({ holdErrorMs: percentiles.optional(), responseDelayMs: percentiles.optional() })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 

@@ -6,7 +6,7 @@ import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { type Block, toHtml, toMarkdown } from './report-doc.ts';
-import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
+import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 
 /** A chart the report shows: its path relative to the run folder and its caption. */
@@ -206,10 +206,7 @@ function harnessShare(a: RunAnalysis, r: ComparisonRow): string {
 
 /** Per real point: p99 of each part of the latency, and the latency with the harness's parts taken out. */
 function attributionBlocks(a: RunAnalysis): Block[] {
-  const pts = [
-    ...(a.calibrationPoint && !a.points.includes(a.calibrationPoint) ? [a.calibrationPoint] : []),
-    ...a.points,
-  ].filter(
+  const pts = everyPoint(a).filter(
     (p): p is PointAnalysis & { attribution: Attribution } => p.attribution !== null && p.attribution.n > 0,
   );
   if (pts.length === 0)

@@ -215,3 +215,9 @@ export function recomputedPointRows(a: RunAnalysis): PointRow[] {
   for (const [k, r] of fresh) if (!seen.has(k)) out.push(r);
   return out;
 }
+
+/** Every point of the run once, the calibration point first (it may also be one of the matrix's points). */
+export function everyPoint(a: RunAnalysis): PointAnalysis[] {
+  const cal = a.calibrationPoint;
+  return cal && !a.points.includes(cal) ? [cal, ...a.points] : a.points;
+}

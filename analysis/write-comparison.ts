@@ -8,7 +8,7 @@ import { attributionRows } from './attribution-csv.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import { formatComparisonCsv } from './comparison-csv.ts';
-import { analyzeRun, type RunAnalysis, recomputedPointRows } from './run-analysis.ts';
+import { analyzeRun, everyPoint, type RunAnalysis, recomputedPointRows } from './run-analysis.ts';
 
 /** Writes a file through a temp file and a rename, so a reader never sees half of it. */
 export function writeFileAtomic(path: string, content: string): void {
@@ -65,12 +65,8 @@ export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean
 }
 
 /** attribution.csv's rows: every real point with attempt records (calibration point first). */
-export function attributionOf(a: RunAnalysis): AttributionRow[] {
-  const pts =
-    a.calibrationPoint && !a.points.includes(a.calibrationPoint)
-      ? [a.calibrationPoint, ...a.points]
-      : a.points;
-  return pts.flatMap((p) =>
+function attributionOf(a: RunAnalysis): AttributionRow[] {
+  return everyPoint(a).flatMap((p) =>
     p.attribution === null
       ? []
       : attributionRows(

@@ -17,7 +17,7 @@ import {
 } from './charts.ts';
 import { readCallsCsv } from './raw-files.ts';
 import { type ChartRef, renderReportHtml, renderReportMarkdown } from './report.ts';
-import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
+import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { compareRunFolder, writeFileAtomic } from './write-comparison.ts';
 
 /** What `report` produced. */
@@ -67,11 +67,7 @@ export async function renderCharts(a: RunAnalysis): Promise<{ refs: ChartRef[]; 
       refs.push({ file, title, kind: 'latency' });
     }
   }
-  const parts = attributionData(
-    a.calibrationPoint && !a.points.includes(a.calibrationPoint)
-      ? [a.calibrationPoint, ...a.points]
-      : a.points,
-  );
+  const parts = attributionData(everyPoint(a));
   if (parts.length > 0) {
     const file = 'charts/attribution.svg';
     const title = 'Where the time went: each part of the latency, per real point';

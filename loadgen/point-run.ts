@@ -26,9 +26,11 @@ export class PointRun {
   // Per-call state in typed arrays sized by `calls`: memory is fixed before the first send.
   readonly intended: Float64Array;
   readonly dispatchAt: Float64Array;
-  readonly writtenAt: Float64Array;
-  /** Write time of every attempt, `attemptStride` slots per call: the winner's goes into its record. */
-  private readonly attemptWrittenAt: Float64Array;
+  /**
+   * When each attempt's request was written, ms from t0, `attemptStride` slots per call: attempt 1's is
+   * the call's send time, the winner's goes into its record.
+   */
+  private readonly writtenAt: Float64Array;
   private readonly attemptStride: number;
   private readonly finished: Uint8Array;
   readonly overhead: Float64Array | null;
@@ -65,9 +67,8 @@ export class PointRun {
     this.ratePerMs = arrivalRatePerMs(o.load, o.model);
     this.intended = new Float64Array(this.calls);
     this.dispatchAt = new Float64Array(this.calls).fill(Number.NaN);
-    this.writtenAt = new Float64Array(this.calls).fill(Number.NaN);
     this.attemptStride = o.config.hedge ? (o.config.hedge.maxAttempts ?? 2) : 1;
-    this.attemptWrittenAt = new Float64Array(this.calls * this.attemptStride).fill(Number.NaN);
+    this.writtenAt = new Float64Array(this.calls * this.attemptStride).fill(Number.NaN);
     this.finished = new Uint8Array(this.calls);
     this.overhead = o.serverTiming ? new Float64Array(this.calls) : null;
     const schedule = new ArrivalSchedule(o.seed, this.ratePerMs, this.calls);
@@ -81,10 +82,8 @@ export class PointRun {
       serverTiming: o.serverTiming,
       now: () => clock.now(),
       onWritten: (call, attempt, at) => {
-        const rel = at - this.t0;
-        if (attempt === 1) this.writtenAt[call] = rel;
         if (attempt <= this.attemptStride)
-          this.attemptWrittenAt[call * this.attemptStride + attempt - 1] = rel;
+          this.writtenAt[call * this.attemptStride + attempt - 1] = at - this.t0;
       },
       onFailed: (reason) => {
         this.attemptFailures[reason] = (this.attemptFailures[reason] ?? 0) + 1;
@@ -212,7 +211,8 @@ export class PointRun {
 
   /** Actual send time of call i: when its first request was written, else when it was handed over. */
   sendTime(i: number): number {
-    return Number.isNaN(this.writtenAt[i]) ? this.dispatchAt[i] : this.writtenAt[i];
+    const written = this.writtenAt[i * this.attemptStride];
+    return Number.isNaN(written) ? this.dispatchAt[i] : written;
   }
 
   // Stops sending and cancels every call still in flight (they are abandoned, never recorded).
@@ -263,9 +263,7 @@ export class PointRun {
       this.lagHist.record(lag);
       const w = cs.winner;
       const winnerWritten =
-        w >= 1 && w <= this.attemptStride
-          ? this.attemptWrittenAt[i * this.attemptStride + w - 1]
-          : Number.NaN;
+        w >= 1 && w <= this.attemptStride ? this.writtenAt[i * this.attemptStride + w - 1] : Number.NaN;
       this.sink?.add(
         callLine(i, this.intended[i], lag, latency, outcome, cs.attempts, cs.skipped, w, winnerWritten),
       );

@@ -1,11 +1,11 @@
-// The express app of the target server: /work (one attempt), /clock, /health, /stats, /metrics, and the
-// token-protected control routes PUT /config and POST /reset. Bad input gets a JSON error, never a crash.
+// The express app of the target server: /clock, /health, /stats, /metrics, and the token-protected control
+// routes PUT /config and POST /reset (GET /work, the load, skips express: work-route.ts). Bad input gets a
+// JSON error, never a crash.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { PoolTicket } from '../model/index.ts';
-import { MAX_ATTEMPT, MAX_CALL, parseConfigPatch, parseIndex } from './config.ts';
+import { parseConfigPatch } from './config.ts';
 import { BadParameterError, TargetServerError, UnauthorizedError } from './errors.ts';
 import type { TargetMetrics } from './metrics.ts';
 import type { Target } from './target.ts';
@@ -33,46 +33,6 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
     }
     next();
   };
-
-  app.get('/work', (req, res) => {
-    target.countClient(req.socket.remoteAddress);
-    let call: number;
-    let attempt: number;
-    try {
-      call = parseIndex(req.query.call, 'call', 0, MAX_CALL);
-      attempt = parseIndex(req.query.attempt, 'attempt', 1, MAX_ATTEMPT);
-    } catch (err) {
-      target.countBadRequest();
-      sendError(res, err as TargetServerError);
-      return;
-    }
-    let ticket: PoolTicket;
-    try {
-      ticket = target.submit(call, attempt, (r) => {
-        if (res.writableEnded || res.destroyed) return Number.NaN;
-        if (r instanceof TargetServerError) {
-          sendError(res, r);
-          return Number.NaN;
-        }
-        // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
-        if (r.ended !== 'served') return Number.NaN;
-        // Read just before the write: once the bytes are on the socket the client (on another core) may
-        // read them before this thread reads the clock again, and a later reading would make transit negative.
-        const respondedMs = target.clock.now();
-        res.json({ queueMs: r.queueMs, serviceMs: r.serviceMs, worker: r.worker, intendedMs: r.intendedMs });
-        return respondedMs;
-      });
-    } catch (err) {
-      sendError(res, err);
-      return;
-    }
-    // The client aborting (undici AbortSignal) closes the response before it finished: that is the cancel.
-    const onClose = (): void => {
-      if (!res.writableFinished) target.cancel(ticket);
-    };
-    if (res.destroyed || req.socket.destroyed) onClose();
-    else res.on('close', onClose);
-  });
 
   // The target's clock for the load generator's offset estimate (runtime/clock-offset.ts): the same clock
   // its records use. Headers first and the clock read last, right before the one write: the time between

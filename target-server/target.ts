@@ -117,11 +117,6 @@ export class Target {
     }
   }
 
-  /** Passes a client abort of an attempt to the pool (which counts it if still queued or in service). */
-  cancel(ticket: PoolTicket): void {
-    ticket.cancel();
-  }
-
   /** Counts a /work request by its client's address (shows which hosts really sent the load). */
   countClient(address: string | undefined): void {
     let a = address ?? 'unknown';

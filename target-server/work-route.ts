@@ -27,7 +27,7 @@ export function serveWork(target: Target, req: IncomingMessage, res: ServerRespo
     attempt = parseIndex(param(q, 'attempt'), 'attempt', 1, MAX_ATTEMPT);
   } catch (err) {
     target.countBadRequest();
-    sendJson(res, (err as TargetServerError).status, JSON.stringify((err as TargetServerError).toJSON()));
+    sendError(res, err);
     return;
   }
   // A request body on GET /work is not read; drain it so the connection can carry the next request.
@@ -37,7 +37,7 @@ export function serveWork(target: Target, req: IncomingMessage, res: ServerRespo
     ticket = target.submit(call, attempt, (r) => {
       if (res.writableEnded || res.destroyed) return Number.NaN;
       if (r instanceof TargetServerError) {
-        sendJson(res, r.status, JSON.stringify(r.toJSON()));
+        sendError(res, r);
         return Number.NaN;
       }
       // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
@@ -53,17 +53,13 @@ export function serveWork(target: Target, req: IncomingMessage, res: ServerRespo
       return respondedMs;
     });
   } catch (err) {
-    const e = err instanceof TargetServerError ? err : null;
-    sendJson(
-      res,
-      e?.status ?? 500,
-      JSON.stringify(e?.toJSON() ?? { error: { code: 'HB_INTERNAL', message: String(err) } }),
-    );
+    sendError(res, err);
     return;
   }
-  // The client aborting (undici AbortSignal) closes the response before it finished: that is the cancel.
+  // The client aborting (undici AbortSignal) closes the response before it finished: that is the cancel
+  // (the pool counts it when the attempt is still queued or in service).
   const onClose = (): void => {
-    if (!res.writableFinished) target.cancel(ticket);
+    if (!res.writableFinished) ticket.cancel();
   };
   if (res.destroyed || req.socket.destroyed) onClose();
   else res.on('close', onClose);
@@ -73,6 +69,13 @@ export function serveWork(target: Target, req: IncomingMessage, res: ServerRespo
 function param(q: URLSearchParams, name: string): string | string[] | undefined {
   const all = q.getAll(name);
   return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
+}
+
+// A known error answers with its status and code; anything else is a 500, as in the express app.
+function sendError(res: ServerResponse, err: unknown): void {
+  const e = err instanceof TargetServerError ? err : null;
+  const body = e?.toJSON() ?? { error: { code: 'HB_INTERNAL', message: String(err) } };
+  sendJson(res, e?.status ?? 500, JSON.stringify(body));
 }
 
 function sendJson(res: ServerResponse, status: number, body: string): void {

@@ -35,6 +35,17 @@ export interface FixturePoint {
   noRaw?: boolean;
 }
 
+/** A run with every verdict kind, a calibration point and a failed point (report and golden tests). */
+export const VERDICT_POINTS: readonly FixturePoint[] = [
+  { config: 'no hedge', load: 0.1, calls: 1000, calibration: true },
+  { config: 'no hedge', load: 0.5, calls: 3000 },
+  { config: 'no hedge', load: 0.95, calls: 3000, simScale: 2 },
+  { config: 'hedge, default budget', load: 0.5, calls: 3000 },
+  { config: 'hedge, default budget', load: 0.95, calls: 3000, growthMs: 0.5 },
+  { config: 'hedge, no budget', load: 0.5, calls: 3000, state: 'failed', noRaw: true },
+  { config: 'hedge, no budget', load: 0.95, calls: 3000, valid: false },
+];
+
 export const WORKERS = 16;
 const WARMUP = 0.1;
 
@@ -108,7 +119,7 @@ function simRow(p: FixturePoint, calls: SyntheticCall[]): PointRow {
 const f3 = (x: number) => x.toFixed(3);
 
 /** Writes a run folder with the given points (seed 1, ignore mode) and returns its path. */
-export function writeFixtureRun(points: FixturePoint[], name = 'fixture'): string {
+export function writeFixtureRun(points: readonly FixturePoint[], name = 'fixture'): string {
   const dir = mkdtempSync(join(tmpdir(), 'hb-analysis-'));
   mkdirSync(join(dir, 'raw'));
   const plain = points.filter((p) => !p.calibration);

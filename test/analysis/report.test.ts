@@ -9,23 +9,13 @@ import { compareRunFolder, writeReport } from '../../analysis/index.ts';
 import { analyzeRun } from '../../analysis/run-analysis.ts';
 import { parsePointsCsv } from '../../contract/index.ts';
 import { createCli } from '../../orchestrator/cli.ts';
-import { type FixturePoint, slugOf, writeFixtureRun } from './fixture.ts';
-
-const POINTS: FixturePoint[] = [
-  { config: 'no hedge', load: 0.1, calls: 1000, calibration: true },
-  { config: 'no hedge', load: 0.5, calls: 3000 },
-  { config: 'no hedge', load: 0.95, calls: 3000, simScale: 2 },
-  { config: 'hedge, default budget', load: 0.5, calls: 3000 },
-  { config: 'hedge, default budget', load: 0.95, calls: 3000, growthMs: 0.5 },
-  { config: 'hedge, no budget', load: 0.5, calls: 3000, state: 'failed', noRaw: true },
-  { config: 'hedge, no budget', load: 0.95, calls: 3000, valid: false },
-];
+import { slugOf, VERDICT_POINTS, writeFixtureRun } from './fixture.ts';
 
 const dirs: string[] = [];
 let dir: string;
 
 beforeAll(() => {
-  dir = writeFixtureRun(POINTS);
+  dir = writeFixtureRun(VERDICT_POINTS);
   dirs.push(dir);
 });
 
@@ -84,7 +74,7 @@ describe('compare', () => {
   });
 
   it('an identical copy of the folder gives identical bytes', () => {
-    const copy = writeFixtureRun(POINTS);
+    const copy = writeFixtureRun(VERDICT_POINTS);
     dirs.push(copy);
     compareRunFolder(copy);
     compareRunFolder(dir);
@@ -94,14 +84,14 @@ describe('compare', () => {
   });
 
   it('--rewrite-points replaces real rows by the recomputed ones and keeps the sim rows', () => {
-    const copy = writeFixtureRun(POINTS);
+    const copy = writeFixtureRun(VERDICT_POINTS);
     dirs.push(copy);
     const before = parsePointsCsv(readFileSync(join(copy, 'points.csv'), 'utf8'));
     compareRunFolder(copy, { rewritePoints: true });
     const after = parsePointsCsv(readFileSync(join(copy, 'points.csv'), 'utf8'));
     expect(after.filter((r) => r.source === 'sim')).toEqual(before);
     // Every point with raw files (all but the failed one) now has a real row.
-    expect(after.filter((r) => r.source === 'real')).toHaveLength(POINTS.length - 1);
+    expect(after.filter((r) => r.source === 'real')).toHaveLength(VERDICT_POINTS.length - 1);
     // A second pass changes nothing.
     const bytes = readFileSync(join(copy, 'points.csv'));
     compareRunFolder(copy, { rewritePoints: true });
@@ -117,7 +107,7 @@ describe('report', () => {
     expect(md).toMatch(
       /\*\*calibration: no hedge at load 0\.10 \(ignore, seed 1\): real − sim = \+0\.\d{3} ms at p50/,
     );
-    for (const p of POINTS.filter((q) => !q.calibration)) {
+    for (const p of VERDICT_POINTS.filter((q) => !q.calibration)) {
       const load = p.load.toFixed(2);
       const state = p.state ?? 'done';
       expect(md).toContain(`| ${p.config} | ${load} | ignore | 1 | ${state} |`);
@@ -172,7 +162,9 @@ describe('report', () => {
   });
 
   it('still reports a run whose points are all pending and whose points.csv is missing', async () => {
-    const empty = writeFixtureRun(POINTS.map((p) => ({ ...p, state: 'pending' as const, noRaw: true })));
+    const empty = writeFixtureRun(
+      VERDICT_POINTS.map((p) => ({ ...p, state: 'pending' as const, noRaw: true })),
+    );
     dirs.push(empty);
     rmSync(join(empty, 'points.csv'));
     const r = await writeReport(empty);

@@ -6,18 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareRunFolder } from '../../analysis/index.ts';
 import { readMatrixFile, simulateMatrix } from '../../simulator/index.ts';
-import { type FixturePoint, writeFixtureRun } from '../analysis/fixture.ts';
-
-// The same points test/analysis/report.test.ts uses: every verdict kind, a calibration point and a failure.
-const FIXTURE_POINTS: FixturePoint[] = [
-  { config: 'no hedge', load: 0.1, calls: 1000, calibration: true },
-  { config: 'no hedge', load: 0.5, calls: 3000 },
-  { config: 'no hedge', load: 0.95, calls: 3000, simScale: 2 },
-  { config: 'hedge, default budget', load: 0.5, calls: 3000 },
-  { config: 'hedge, default budget', load: 0.95, calls: 3000, growthMs: 0.5 },
-  { config: 'hedge, no budget', load: 0.5, calls: 3000, state: 'failed', noRaw: true },
-  { config: 'hedge, no budget', load: 0.95, calls: 3000, valid: false },
-];
+import { VERDICT_POINTS, writeFixtureRun } from '../analysis/fixture.ts';
 
 /** Golden file name → the bytes the current code produces for it. */
 export async function goldenOutputs(): Promise<Record<string, string>> {
@@ -40,7 +29,7 @@ export async function goldenOutputs(): Promise<Record<string, string>> {
     );
     out['reference.points.csv'] = readFileSync(ref.pointsCsvPath, 'utf8');
 
-    const dir = writeFixtureRun(FIXTURE_POINTS);
+    const dir = writeFixtureRun(VERDICT_POINTS);
     try {
       out['fixture.points.csv'] = readFileSync(join(dir, 'points.csv'), 'utf8');
       compareRunFolder(dir, { rewritePoints: true });
