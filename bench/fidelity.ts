@@ -67,6 +67,7 @@ for (let r = 1; r <= reps; r++) {
         p.key,
         f(tc.holdErrorMs?.p99),
         f(tc.responseDelayMs?.p99),
+        f(tc.eventLoopDelayMs?.p99),
         f(transit),
         f(p.real?.send_lag_p99_ms),
         `${p.real?.collapsed ? 'collapse' : f(p.real?.p99_ms, 1)} / ${p.sim?.collapsed ? 'collapse' : f(p.sim?.p99_ms, 1)}`,

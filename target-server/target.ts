@@ -86,7 +86,6 @@ export class Target {
     if (!this.loadStarted) {
       this.loadStarted = true;
       this.loopDelay.reset();
-      this.loadStarted = false;
     }
     try {
       return this.pool.submit(intendedMs, {
