@@ -75,7 +75,9 @@ export class RowBuilder {
       skipped_rate: rate(this.skipped),
       rejected_rate: rate(this.rejected),
       failed_rate: rate(this.failed),
-      utilization: end.spanMs > 0 ? end.busyMs / (ctx.workers * end.spanMs) : null,
+      // A collapsed point's workers keep serving after the last arrival, so busy time over the arrival span
+      // is not a fraction of anything (it reached 2.83); the column is left empty (results/README.md).
+      utilization: end.spanMs > 0 && !end.collapsed ? end.busyMs / (ctx.workers * end.spanMs) : null,
       collapsed: end.collapsed,
       send_lag_p99_ms: end.sendLagP99Ms,
       valid: end.valid,
