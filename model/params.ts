@@ -1,4 +1,6 @@
-// Parameters of the shared service model (DESIGN.md §1); every value is a setting.
+// Parameters of the shared service model: N workers behind one FIFO queue shared by every attempt, each
+// attempt drawing its own service time (log-normal body, uniform stragglers); every value is a setting of
+// the matrix (`model`), defaults below. The simulator and the target server both run exactly this model.
 
 /** The service: N workers behind one FIFO queue; service time log-normal with a straggler mixture. */
 export interface ModelParams {

@@ -1,5 +1,6 @@
 // The Point: the unit of work that the simulator predicts and the real harness measures.
-// Its key names its folder, rows and Redis keys (see DESIGN.md §3).
+// Its key `config|load|cancellation|seed` (contract/point-key.ts) names its rows in points.csv, its raw files
+// and its Redis keys (results/README.md lists every file).
 
 import type { HedgeConfig } from './hedge-config.ts';
 import type { ModelParams } from './params.ts';

@@ -2,9 +2,9 @@
 // and fire close to their deadline even with hundreds outstanding.
 //
 // Why not one setTimeout per timer: Node timers fire up to ~1 ms early (libuv's cached loop time) and,
-// with ~1 000 outstanding, up to ~5 ms late at p99 (reference/this-machine.md §3). Here all timers live
-// in one heap ordered by (deadline, insertion order) and only the earliest deadline is waited for, by
-// one of two wakers:
+// with ~1 000 outstanding, up to ~5 ms late at p99 (bench/RESULTS.md, target server, "bare setTimeout").
+// Here all timers live in one heap ordered by (deadline, insertion order) and only the earliest
+// deadline is waited for, by one of two wakers:
 //  - 'thread' (default): a worker thread sleeps in Atomics.wait until the deadline (or `leadMs` before it,
 //    then the poller below finishes) and wakes the event loop with a message — sub-millisecond, no CPU
 //    while waiting (runtime/thread-waker.ts);
