@@ -39,7 +39,7 @@ export function formatProgress(s: ProgressState): string {
     `in flight ${s.inflight ?? '–'}`,
     `p99 ${ms(s.p99Ms)}`,
     `send lag p99 ${ms(s.sendLagP99Ms)}`,
-    `ETA ${formatDuration(s.etaPointMs)} (run ${formatDuration(s.etaRunMs)})`,
+    `left: point ${formatDuration(s.etaPointMs)}, run ${formatDuration(s.etaRunMs)}`,
   ].join('  ');
 }
 

@@ -20,9 +20,9 @@ const state: ProgressState = {
 };
 
 describe('progress', () => {
-  it('shows point i/N, calls done/total, in flight, p99, send lag and both ETAs', () => {
+  it('shows point i/N, calls done/total, in flight, p99, send lag and the time left (point and run)', () => {
     expect(formatProgress(state)).toBe(
-      '[3/9] hedge, default budget 0.95 ignore 1  1000/4000 calls (25%)  in flight 17  p99 48.1 ms  send lag p99 0.81 ms  ETA 3s (run 1m05s)',
+      '[3/9] hedge, default budget 0.95 ignore 1  1000/4000 calls (25%)  in flight 17  p99 48.1 ms  send lag p99 0.81 ms  left: point 3s, run 1m05s',
     );
     expect(formatProgress({ ...state, inflight: null, p99Ms: null, sendLagP99Ms: null })).toContain('p99 –');
     expect(formatDuration(3_725_000)).toBe('1h02m');
