@@ -3,16 +3,21 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { RunFolderArgumentError } from './errors.ts';
+import { applyGate, comparisonJson, gateError, parseFailOn } from './gate.ts';
+import { sampleMismatches } from './sample-mismatch.ts';
 import { compareRunFolder } from './write-comparison.ts';
 import { writeReport } from './write-report.ts';
 
 interface CompareArgs {
-  run: string;
+  run?: string;
   'rewrite-points': boolean;
+  'fail-on'?: string;
+  json?: boolean;
 }
 
 interface ReportArgs {
-  run: string;
+  run?: string;
 }
 
 function printNotes(notes: readonly string[]): void {
@@ -21,43 +26,67 @@ function printNotes(notes: readonly string[]): void {
 
 /** yargs module of `hedgebench compare results/<run>`. */
 export const compareCommand: CommandModule<object, CompareArgs> = {
-  command: 'compare <run>',
+  command: 'compare [run]',
   describe:
     'Recompute comparison.csv (sim vs real per point and metric, 95 % intervals, verdicts) from a run folder',
   builder: (y) =>
     y
       .positional('run', {
         type: 'string',
-        demandOption: true,
         describe: 'the run folder, e.g. results/<run>',
+      })
+      .option('fail-on', {
+        type: 'string',
+        describe:
+          "exit 3 when a verdict in this list occurs (comma-separated: diverges, invalid, collapse-mismatch, missing; default: the matrix's failOn, else none)",
+      })
+      .option('json', {
+        type: 'boolean',
+        describe: 'print a machine-readable summary (JSON) on stdout instead of the lines',
       })
       .option('rewrite-points', {
         type: 'boolean',
         default: false,
         describe: 'also replace the real rows of points.csv by the ones recomputed from raw/',
       })
-      .example('$0 compare results/20250101-120000-quick', 'writes comparison.csv and comparison.txt there'),
+      .example('$0 compare results/20250101-120000-quick', 'writes comparison.csv and comparison.txt there')
+      .example(
+        '$0 compare results/20250101-120000-quick --fail-on diverges --json',
+        'a CI gate: exit 3 on a divergence',
+      ),
   handler: (argv) => {
+    if (argv.run === undefined) throw new RunFolderArgumentError('compare');
+    const flag = parseFailOn(argv['fail-on']);
     const r = compareRunFolder(resolve(argv.run), { rewritePoints: argv['rewrite-points'] });
     printNotes(r.analysis.notes);
-    process.stdout.write(`${r.summaryLine}\n${r.calibrationLine}\n`);
+    const gate = applyGate(r.analysis, flag);
+    for (const w of sampleMismatches(r.analysis)) process.stderr.write(`warning: ${w}\n`);
+    if (argv.json) {
+      process.stdout.write(
+        `${JSON.stringify({ ...comparisonJson(r.analysis, gate), files: r.files }, null, 2)}\n`,
+      );
+    } else {
+      process.stdout.write(`${r.summaryLine}\n${r.calibrationLine}\n`);
+    }
     process.stderr.write(`wrote ${r.files.join(', ')}\n`);
+    const err = gateError(gate);
+    if (err) throw err;
   },
 };
 
 /** yargs module of `hedgebench report results/<run>`. */
 export const reportCommand: CommandModule<object, ReportArgs> = {
-  command: 'report <run>',
+  command: 'report [run]',
   describe: 'Write report.md, report.html and charts/*.svg (and comparison.csv) for a run folder',
   builder: (y) =>
     y
       .positional('run', {
         type: 'string',
-        demandOption: true,
         describe: 'the run folder, e.g. results/<run>',
       })
       .example('$0 report results/20250101-120000-quick', 'then open results/…/report.html'),
   handler: async (argv) => {
+    if (argv.run === undefined) throw new RunFolderArgumentError('report');
     const r = await writeReport(resolve(argv.run));
     printNotes(r.analysis.notes);
     process.stdout.write(`${r.summaryLine}\n`);

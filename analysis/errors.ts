@@ -1,6 +1,6 @@
 // Errors of the analysis part: a stable code, a message naming the file or field, the value and the fix.
 
-import { HedgebenchError } from '../library/index.ts';
+import { EXIT_CODES, HedgebenchError } from '../library/index.ts';
 
 /** Base class of every analysis error. */
 export class AnalysisError extends HedgebenchError {}
@@ -23,5 +23,30 @@ export class RawFileError extends AnalysisError {
 export class AnalysisArgumentError extends AnalysisError {
   constructor(message: string) {
     super('HB_ANALYSIS_ARGUMENT', message);
+  }
+}
+
+/** `--fail-on` names something that is not a verdict a gate can fail on. */
+export class FailOnError extends AnalysisError {
+  constructor(message: string) {
+    super('HB_FAIL_ON', message);
+  }
+}
+
+/** Everything was measured and compared, but verdicts named by `failOn` / `--fail-on` occurred. Exit 3. */
+export class ThresholdsFailedError extends AnalysisError {
+  constructor(message: string) {
+    super('HB_THRESHOLDS_FAILED', message, { exitCode: EXIT_CODES.thresholds });
+  }
+}
+
+/** A command that reads a run folder was not given one. A usage mistake: exit 2. */
+export class RunFolderArgumentError extends AnalysisError {
+  constructor(command: string) {
+    super(
+      'HB_USAGE',
+      `hedgebench ${command} needs the run folder to read, e.g. \`hedgebench ${command} results/<run>\` (a folder written by \`hedgebench run\`, with its manifest.json)`,
+      { exitCode: EXIT_CODES.usage },
+    );
   }
 }

@@ -68,6 +68,8 @@ export interface RunAnalysis {
   summary: ComparisonSummary;
   /** Things a reader must know: failed, pending or unreadable points, rows that differ from points.csv. */
   notes: string[];
+  /** Seeds of the simulated rows in points.csv (to warn about rows another `simulate` left there). */
+  simSeeds: number[];
 }
 
 function readSimCache(runDir: string): PointRow[] {
@@ -194,6 +196,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     comparison,
     summary: summarize(comparison, points.length, compared),
     notes,
+    simSeeds: rows.filter((r) => r.source === 'sim').map((r) => r.seed),
   };
 }
 

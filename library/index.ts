@@ -28,7 +28,7 @@ export {
   hedge,
   resolveHedgeOptions,
 } from './hedge.ts';
-export { HedgebenchError, type HedgebenchErrorOptions } from './hedgebench-error.ts';
+export { EXIT_CODES, HedgebenchError, type HedgebenchErrorOptions } from './hedgebench-error.ts';
 export { ManualClock, type ManualClockOptions } from './manual-clock.ts';
 export {
   type CallState,

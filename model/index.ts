@@ -7,6 +7,8 @@ export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-co
 export {
   calibrationPoint,
   expandMatrix,
+  FAIL_ON_VERDICTS,
+  type FailOnVerdict,
   FIDELITY_DEFAULTS,
   type FidelityThresholds,
   type FieldLabels,

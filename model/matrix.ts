@@ -133,6 +133,14 @@ const seedSchema = z
   .min(0, 'must be ≥ 0')
   .max(Number.MAX_SAFE_INTEGER, 'must be ≤ 2^53 − 1');
 
+/**
+ * Verdicts that can fail a run or a comparison (`failOn` in the matrix, `--fail-on` on the command line):
+ * "measured, but the thresholds failed" is then its own exit code.
+ */
+export const FAIL_ON_VERDICTS = ['diverges', 'invalid', 'collapse-mismatch', 'missing'] as const;
+/** One verdict a gate can fail on. */
+export type FailOnVerdict = (typeof FAIL_ON_VERDICTS)[number];
+
 /** The matrix as a user writes it (JSON). */
 export const matrixSchema = z
   .object({
@@ -182,6 +190,13 @@ export const matrixSchema = z
       })
       .strict()
       .optional(),
+    failOn: z
+      .array(
+        z.enum(FAIL_ON_VERDICTS, {
+          errorMap: () => ({ message: `must be one of ${FAIL_ON_VERDICTS.map((v) => `'${v}'`).join(', ')}` }),
+        }),
+      )
+      .optional(),
   })
   .strict();
 
@@ -203,6 +218,8 @@ export interface Matrix {
   calibration: { load: number; calls: number } | false;
   /** Above these the harness's own delays make a real point invalid (analysis/fidelity.ts checks them). */
   fidelity: FidelityThresholds;
+  /** Verdicts that fail the run's gate (exit 3); absent = no gate, so older manifests stay as they were. */
+  failOn?: FailOnVerdict[];
 }
 
 /** The harness's limits on itself at the target's end, ms (`fidelity` in the matrix). */
@@ -281,6 +298,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     model,
     calibration: m.calibration === undefined ? { ...DEFAULT_CALIBRATION } : m.calibration,
     fidelity: { ...FIDELITY_DEFAULTS, ...m.fidelity },
+    ...(m.failOn === undefined ? {} : { failOn: [...new Set(m.failOn)] }),
   };
 }
 

@@ -1,21 +1,41 @@
 // What the run asks of the analysis part: a point's real row from its raw files, and at the end the
 // comparison and the report.
 
-import { realRowFromRaw, writeReport } from '../analysis/index.ts';
+import {
+  applyGate,
+  comparisonJson,
+  type GateResult,
+  realRowFromRaw,
+  writeReport,
+} from '../analysis/index.ts';
 import type { PointEntry, PointRow } from '../contract/index.ts';
-import type { Matrix } from '../model/index.ts';
+import type { FailOnVerdict, Matrix } from '../model/index.ts';
 
 /** The real points.csv row of a measured point, computed from raw/ exactly as `hedgebench compare` does. */
 export function realRow(runDir: string, entry: PointEntry, matrix: Matrix): PointRow {
   return realRowFromRaw(runDir, { ...entry }, matrix);
 }
 
-/** Writes comparison.csv, report.md/html and charts; returns the verdict line and the files' short names. */
-export async function finishAnalysis(runDir: string): Promise<{ line: string | null; files: string[] }> {
+/** What the end-of-run analysis gives back: the verdict line, the files, the gate and the `--json` summary. */
+export interface FinishedAnalysis {
+  line: string | null;
+  files: string[];
+  gate: GateResult | null;
+  json: Record<string, unknown> | null;
+}
+
+/**
+ * Writes comparison.csv, report.md/html and charts; returns the verdict line, the files' short names and
+ * the gate (`failOn`: the --fail-on flag; undefined = the matrix's failOn).
+ */
+export async function finishAnalysis(runDir: string, failOn?: FailOnVerdict[]): Promise<FinishedAnalysis> {
   const r = await writeReport(runDir);
   const attribution = r.files.some((f) => f.endsWith('attribution.csv')) ? ['attribution.csv'] : [];
+  const gate = applyGate(r.analysis, failOn);
   return {
     line: r.summaryLine,
     files: ['comparison.csv', ...attribution, 'report.md', 'report.html', 'charts/'],
+    gate,
+    json: comparisonJson(r.analysis, gate),
   };
 }

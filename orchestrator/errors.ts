@@ -1,6 +1,6 @@
 // Errors of the orchestrator: a stable code, a message naming the option or field, the value and the fix.
 
-import { HedgebenchError } from '../library/index.ts';
+import { EXIT_CODES, HedgebenchError } from '../library/index.ts';
 
 /** Base class of every orchestrator error; `code` is stable and safe to match on. */
 export class OrchestratorError extends HedgebenchError {}
@@ -43,6 +43,6 @@ export class TargetControlError extends OrchestratorError {
 /** A command line yargs could not accept (unknown option, missing value). Exit code 2. */
 export class UsageError extends OrchestratorError {
   constructor(message: string) {
-    super('HB_USAGE', message, { exitCode: 2 });
+    super('HB_USAGE', message, { exitCode: EXIT_CODES.usage });
   }
 }

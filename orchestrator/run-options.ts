@@ -1,5 +1,7 @@
 // What `createRun` takes and what a run gives back: the options of `hedgebench run` (plus knobs for tests),
 // the Run handle, and the outcome.
+import type { GateResult } from '../analysis/index.ts';
+import type { FailOnVerdict } from '../model/index.ts';
 import type { PlannedPoint } from './plan.ts';
 import type { PointTiming } from './point-runner.ts';
 import type { ProgressSink } from './progress.ts';
@@ -22,6 +24,8 @@ export interface RunOptions {
   redisUrl?: string;
   /** Start redis-server with an append-only file, so a Redis restart mid-point loses nothing. */
   durableRedis?: boolean;
+  /** Verdicts that fail the run with exit 3 (`--fail-on`); undefined = the matrix's `failOn`. */
+  failOn?: FailOnVerdict[];
   /** Run compare + report at the end (default true). */
   analyse?: boolean;
   cwd?: string;
@@ -35,7 +39,7 @@ export interface RunOptions {
 /** How a run ended. */
 export interface RunOutcome {
   runDir: string;
-  /** 0 every point done; 1 some failed; 130 / 143 interrupted by SIGINT / SIGTERM. */
+  /** 0 every point done; 1 some failed; 3 all done but the gate failed; 130 / 143 interrupted by SIGINT / SIGTERM. */
   exitCode: number;
   done: number;
   failed: number;
@@ -45,6 +49,10 @@ export interface RunOutcome {
   resumeCommand: string | null;
   /** The end-of-run summary (also printed to stdout). */
   summary: string;
+  /** The gate over the comparison; null when nothing was compared. */
+  gate: GateResult | null;
+  /** The comparison's machine-readable summary (`--json`); null when nothing was compared. */
+  comparison: Record<string, unknown> | null;
 }
 
 /** A prepared run. */

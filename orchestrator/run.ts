@@ -3,12 +3,14 @@
 
 import { relative, resolve } from 'node:path';
 import { type Manifest, type PointRow, rowKey } from '../contract/index.ts';
+import { EXIT_CODES } from '../library/index.ts';
 import { type Matrix, parseMatrix } from '../model/index.ts';
 import { Agents } from './agents.ts';
-import { finishAnalysis, realRow } from './analysis-bridge.ts';
+import { type FinishedAnalysis, finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
 import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
+import { checkNewRunFolder } from './out-guard.ts';
 import { defaultMatrixPath, defaultRunDir } from './paths.ts';
 import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
 import { DEFAULT_POINT_TIMING, measurePoint, type PointDeps } from './point-runner.ts';
@@ -55,11 +57,7 @@ export async function createRun(o: RunOptions): Promise<Run> {
     folder = new RunFolder(
       o.out === undefined ? defaultRunDir(matrix.name, new Date(), cwd) : resolve(cwd, o.out),
     );
-    if (folder.hasManifest()) {
-      throw new RunOptionError(
-        `${folder.dir} already holds a run; continue it with --resume ${folder.dir}, or choose another --out`,
-      );
-    }
+    checkNewRunFolder(folder);
     if (!RUN_NAME.test(folder.name)) {
       throw new RunOptionError(
         `--out ${folder.dir}: the folder's name ${JSON.stringify(folder.name)} becomes the run id in Redis keys; use a name of 1–200 characters from A-Z a-z 0-9 . _ % + - (e.g. --out results/my-run)`,
@@ -187,20 +185,24 @@ class RunImpl implements Run {
         );
       throw diskFullError(setupError, folder.dir) ?? setupError;
     }
-    let analysis: { line: string | null; files: string[] } = { line: null, files: [] };
+    const none: FinishedAnalysis = { line: null, files: [], gate: null, json: null };
+    let analysis = none;
     if (!this.interruptedBy && done > 0 && this.o.analyse !== false) {
-      analysis = await finishAnalysis(folder.dir).catch((err: Error) => {
+      analysis = await finishAnalysis(folder.dir, this.o.failOn).catch((err: Error) => {
         this.say(`hedgebench: the comparison could not be written: ${err.message}`);
-        return { line: null, files: [] };
+        return none;
       });
     }
+    // "Measured, but the thresholds failed" only when everything was measured: a failed point says more.
+    const gated = exitCode === EXIT_CODES.ok && analysis.gate !== null && !analysis.gate.passed;
+    const finalCode = gated ? EXIT_CODES.thresholds : exitCode;
     const summary = formatRunSummary({
       name: this.matrix.name,
       runDir: this.display(folder.dir),
       entries: record.manifest.points,
       rows: withPendingSims(folder.readPoints(), folder.readSim()),
       elapsedMs: Date.now() - t0,
-      exitCode,
+      exitCode: finalCode,
       comparisonLine: analysis.line,
       extraFiles: analysis.files,
       resumeCommand,
@@ -209,13 +211,15 @@ class RunImpl implements Run {
     (this.o.stdout ?? process.stdout).write(`\n${summary}`);
     return {
       runDir: folder.dir,
-      exitCode,
+      exitCode: finalCode,
       done,
       failed,
       pending,
       interrupted: this.interruptedBy,
       resumeCommand,
       summary,
+      gate: analysis.gate,
+      comparison: analysis.json,
     };
   }
 

@@ -1,6 +1,9 @@
 // The one way a top-level command reports the error that ends it: one line `<program>: CODE: message` on
-// stderr, no stack trace (HEDGEBENCH_DEBUG=1 adds it), and the error's own exit code — 2 for a usage
-// mistake, 1 for anything else — so `hedgebench`, `loadgen.mjs` and `target-server.mjs` behave alike.
+// stderr, no stack trace (HEDGEBENCH_DEBUG=1 adds it), and the error's own exit code (EXIT_CODES: 2 for a
+// usage mistake, 3 for a failed gate, 1 for anything else) — so `hedgebench`, `loadgen.mjs` and
+// `target-server.mjs` behave alike.
+
+import { EXIT_CODES } from '../library/index.ts';
 
 /** One line for any error that reaches the top: code and message, never a stack trace. */
 export function describeError(err: unknown): string {
@@ -18,7 +21,7 @@ export function describeError(err: unknown): string {
 /** The exit status an error ends a command with: its `exitCode` (HedgebenchError), else 1. */
 export function exitCodeOf(err: unknown): number {
   const c = (err as { exitCode?: unknown } | null)?.exitCode;
-  return typeof c === 'number' && Number.isInteger(c) && c > 0 ? c : 1;
+  return typeof c === 'number' && Number.isInteger(c) && c > 0 ? c : EXIT_CODES.failed;
 }
 
 /** Prints the fatal error of `program` and sets the process's exit status; returns that status. */

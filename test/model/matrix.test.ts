@@ -99,3 +99,27 @@ describe('matrix', () => {
     expect(issuesOf(42)[0]).toMatch(/^\(top level\): must be object/);
   });
 });
+
+describe('matrix failOn (the gate)', () => {
+  it('is absent unless given, so manifests of ungated runs stay as they were', () => {
+    expect('failOn' in parseMatrix(ok)).toBe(false);
+    expect(parseMatrix({ ...ok, failOn: ['diverges', 'invalid', 'diverges'] }).failOn).toEqual([
+      'diverges',
+      'invalid',
+    ]);
+  });
+
+  it('names a verdict it cannot fail on, and the ones it can', () => {
+    const issues = issuesOf({ ...ok, failOn: ['diverges', 'agrees'] });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(
+      /^failOn\[1\]: must be one of 'diverges', 'invalid', 'collapse-mismatch', 'missing'/,
+    );
+  });
+
+  it('survives --calls / --seed overrides', () => {
+    expect(overrideMatrix(parseMatrix({ ...ok, failOn: ['invalid'] }), { calls: 50 }).failOn).toEqual([
+      'invalid',
+    ]);
+  });
+});
