@@ -1,7 +1,9 @@
 // Where hedgebench's own files are: the package root, the agent bundles and the default matrix.
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// The default matrix is the simulator's (`run` and `simulate` agree on it).
+export { defaultMatrixPath } from '../simulator/index.ts';
 
 /**
  * The package root. Both this source file (orchestrator/paths.ts) and the CLI bundle
@@ -14,12 +16,6 @@ export const AGENT_BUNDLES = {
   target: join(PACKAGE_ROOT, 'dist', 'target-server.mjs'),
   loadgen: join(PACKAGE_ROOT, 'dist', 'loadgen.mjs'),
 } as const;
-
-/** The matrix `hedgebench run` uses without --matrix: experiments/quick.json (cwd first, then the package). */
-export function defaultMatrixPath(cwd = process.cwd()): string {
-  const here = resolve(cwd, 'experiments', 'quick.json');
-  return existsSync(here) ? here : join(PACKAGE_ROOT, 'experiments', 'quick.json');
-}
 
 /** The default run folder: results/<yyyymmdd-hhmmss>-<matrix name> under cwd (local time). */
 export function defaultRunDir(matrixName: string, now = new Date(), cwd = process.cwd()): string {

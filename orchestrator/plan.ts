@@ -1,4 +1,6 @@
-// The run plan: the matrix's points in run order, each with its key, slug and expected duration.
+// The run plan: the matrix's points in run order, each with its key, slug and expected duration, and
+// `hedgebench run --plan`'s estimate of the wall time, the disk and whether the calls bound each percentile.
+import { percentileRanks } from '../analysis/index.ts';
 import { type PointEntry, pointKey, pointSlug } from '../contract/index.ts';
 import {
   arrivalRatePerMs,
@@ -7,8 +9,10 @@ import {
   type Matrix,
   MatrixInvalidError,
   type Point,
+  warmupCalls,
 } from '../model/index.ts';
 import { readMatrixFile } from '../simulator/index.ts';
+import { BYTES_PER_CALL, MARGIN_BYTES } from './run-folder.ts';
 
 /** One point of the plan. */
 export interface PlannedPoint {
@@ -77,4 +81,103 @@ export function pendingEntry(pp: PlannedPoint): PointEntry {
     calibration: pp.calibration,
     state: 'pending',
   };
+}
+
+/**
+ * Wall time a point costs beyond its schedule: configure and reset the target, start the load generator,
+ * wait for the last attempt, drain Redis, score the row. The quick preset's README run (9 points of 4 000
+ * calls, 48 s of schedules, 1m04s in all) leaves about 1.5 s a point once the start-up below is taken off.
+ */
+export const POINT_OVERHEAD_MS = 1500;
+/** Once per run: simulate, start Redis and the target, write the comparison and the report. */
+export const RUN_OVERHEAD_MS = 3000;
+/** The percentiles a run compares with a confidence interval, and the level of that interval. */
+const BOUNDED = [99, 99.9] as const;
+const CONFIDENCE = 0.95;
+
+/**
+ * The fewest successful calls whose 95 % interval bounds the p-th percentile from above (analysis/
+ * percentile-ci.ts): 368 for p99, 3 688 for p99.9. Below it the interval is open above.
+ */
+export function minCallsToBound(p: number, confidence = CONFIDENCE): number {
+  let lo = 1;
+  let hi = 1;
+  while (percentileRanks(hi, p, confidence).highOpen) hi *= 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (percentileRanks(mid, p, confidence).highOpen) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What `run --plan` says about a plan. */
+export interface PlanEstimate {
+  points: { key: string; calibration: boolean; calls: number; measured: number; expectedMs: number }[];
+  /** Estimated wall time of the whole run, ms. */
+  wallMs: number;
+  /** Raw data the points write, bytes (the free-space check asks for this plus `marginBytes`). */
+  diskBytes: number;
+  marginBytes: number;
+  /** Percentiles the calls cannot bound (each a sentence with the fix). */
+  warnings: string[];
+}
+
+/** Estimates the wall time and disk of a plan and checks that its calls bound p99 and p99.9. */
+export function estimatePlan(plan: readonly PlannedPoint[]): PlanEstimate {
+  const points = plan.map((pp) => ({
+    key: pp.key,
+    calibration: pp.calibration,
+    calls: pp.point.calls,
+    measured: pp.point.calls - warmupCalls(pp.point),
+    expectedMs: pp.expectedMs,
+  }));
+  const wallMs = RUN_OVERHEAD_MS + points.reduce((t, p) => t + p.expectedMs + POINT_OVERHEAD_MS, 0);
+  const diskBytes = points.reduce((b, p) => b + p.calls * BYTES_PER_CALL, 0);
+  const warnings: string[] = [];
+  for (const pct of BOUNDED) {
+    const need = minCallsToBound(pct);
+    // The calibration point sets allowances from p50 and p99 only; p99.9 is not asked of it.
+    const short = plan.filter((pp, i) => !(pp.calibration && pct > 99) && points[i].measured < need);
+    if (short.length === 0) continue;
+    const pp = short[0];
+    const wf = pp.point.warmupFraction;
+    // The fewest calls whose measured part (after the warm-up, rounded as the run rounds it) is enough.
+    let fix = Math.max(1, Math.floor(need / (1 - wf)) - 1);
+    while (fix - warmupCalls({ calls: fix, warmupFraction: wf }) < need) fix++;
+    warnings.push(
+      `${short.length} of ${plan.length} points measure too few calls to bound p${pct}: ${points[plan.indexOf(pp)].measured} measured (${pp.point.calls} calls, ${Math.round(wf * 100)} % warm-up) where its 95 % interval needs at least ${need} successful calls, so those intervals stay open above; raise ${pp.calibration ? 'calibration.calls' : 'calls'} to at least ${fix}`,
+    );
+  }
+  return { points, wallMs, diskBytes, marginBytes: MARGIN_BYTES, warnings };
+}
+
+/** `run --plan`'s text: one line per point, then the totals and the warnings. */
+export function formatPlan(name: string, e: PlanEstimate): string {
+  const width = Math.max(5, ...e.points.map((p) => p.key.length + (p.calibration ? 14 : 0)));
+  const lines = [
+    `hedgebench run --plan: ${name}, ${e.points.length} points (nothing is started or written)`,
+    `  #  ${'point'.padEnd(width)}  ${'calls'.padStart(7)}  ${'measured'.padStart(8)}  schedule`,
+    ...e.points.map(
+      (p, i) =>
+        `${String(i + 1).padStart(3)}  ${(p.calibration ? `${p.key} (calibration)` : p.key).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${duration(p.expectedMs)}`,
+    ),
+    `estimated wall time: about ${duration(e.wallMs)} (the schedules, plus about ${duration(POINT_OVERHEAD_MS)} a point to start, drain and score, and ${duration(RUN_OVERHEAD_MS)} to start and finish)`,
+    `estimated disk: about ${mib(e.diskBytes)} of raw data (${BYTES_PER_CALL} bytes a call); the run asks for that plus ${mib(e.marginBytes)} free`,
+    ...e.warnings.map((w) => `warning: ${w}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${s} s`;
+  const m = Math.floor(s / 60);
+  return m < 60
+    ? `${m}m${String(s % 60).padStart(2, '0')}s`
+    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+function mib(bytes: number): string {
+  return `${Math.max(1, Math.ceil(bytes / 2 ** 20))} MiB`;
 }

@@ -1,29 +1,32 @@
 // `hedgebench run`: argv → createRun → execute, with Ctrl-C handling and the exit code. Thin on purpose.
 import type { CommandModule } from 'yargs';
-import { reportFatal } from '../runtime/index.ts';
+import { gateError, parseFailOn } from '../analysis/index.ts';
+import { EXIT_CODES } from '../library/index.ts';
+import { reportFatal, wholeNumber } from '../runtime/index.ts';
 import { RunOptionError } from './errors.ts';
+import { printPlan } from './plan-command.ts';
 import { createRun } from './run.ts';
 
 interface RunArgs {
   matrix?: string;
   hosts?: string;
-  calls?: number;
-  seed?: number;
+  calls?: string;
+  seed?: string;
   out?: string;
   resume?: string;
   redis?: string;
   'durable-redis'?: boolean;
+  'fail-on'?: string;
+  json?: boolean;
+  plan?: boolean;
 }
 
-function checkArgs(a: RunArgs): void {
-  if (a.calls !== undefined && !(Number.isInteger(a.calls) && a.calls >= 10)) {
-    throw new RunOptionError(
-      `--calls must be a whole number ≥ 10 (calls per point, warm-up included), got ${a.calls}`,
-    );
-  }
-  if (a.seed !== undefined && !(Number.isSafeInteger(a.seed) && a.seed >= 0)) {
-    throw new RunOptionError(`--seed must be a whole number ≥ 0, got ${a.seed}`);
-  }
+/** A whole-number option, or undefined when absent; the error echoes what was typed. */
+function option(name: string, raw: string | undefined, min: number, what: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = wholeNumber(raw, min);
+  if (n === null) throw new RunOptionError(`--${name} must be a whole number ≥ ${min} (${what}), got ${raw}`);
+  return n;
 }
 
 /** yargs module of `hedgebench run`. */
@@ -43,13 +46,13 @@ export const runCommand: CommandModule<object, RunArgs> = {
           'hosts JSON naming the target, load-generator and Redis hosts (default: everything on this machine)',
       })
       .option('calls', {
-        type: 'number',
+        type: 'string',
         describe: "calls per point, warm-up included (overrides the matrix's)",
       })
-      .option('seed', { type: 'number', describe: "run this one seed instead of the matrix's seeds" })
+      .option('seed', { type: 'string', describe: "run this one seed instead of the matrix's seeds" })
       .option('out', {
         type: 'string',
-        describe: 'run folder (default: results/<yyyymmdd-hhmmss>-<matrix name>)',
+        describe: 'a new run folder (default: results/<yyyymmdd-hhmmss>-<matrix name>)',
       })
       .option('resume', {
         type: 'string',
@@ -63,8 +66,27 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'boolean',
         describe: 'start redis-server with an append-only file, so a Redis restart mid-point loses nothing',
       })
-      .example('$0 run', 'the quick preset, everything on this machine (about two minutes)')
+      .option('fail-on', {
+        type: 'string',
+        describe:
+          "exit 3 when every point was measured but a verdict in this list occurred (comma-separated: diverges, invalid, collapse-mismatch, missing; default: the matrix's failOn, else none)",
+      })
+      .option('json', {
+        type: 'boolean',
+        describe: 'print a machine-readable summary (JSON) on stdout; the text summary goes to stderr',
+      })
+      .option('plan', {
+        type: 'boolean',
+        describe:
+          'list the points, the estimated wall time and disk, and whether the calls bound p99.9; start nothing',
+      })
+      .example('$0 run', 'the quick preset, everything on this machine (about a minute)')
+      .example('$0 run --plan --matrix experiments/reference.json', 'what the reference study would take')
       .example('$0 run --matrix experiments/reference.json --calls 20000', 'the reference study, scaled down')
+      .example(
+        '$0 run --fail-on diverges,collapse-mismatch --json',
+        'a CI gate: exit 3 when sim and real differ',
+      )
       .example('$0 run --hosts hosts.json', 'target, load generator and Redis on separate hosts over SSH')
       .example('$0 run --resume results/20250101-120000-quick', 'continue an interrupted run'),
   handler: async (a) => {
@@ -78,16 +100,28 @@ export const runCommand: CommandModule<object, RunArgs> = {
 };
 
 async function runHandler(a: RunArgs): Promise<void> {
-  checkArgs(a);
+  const calls = option('calls', a.calls, 10, 'calls per point, warm-up included');
+  const seed = option('seed', a.seed, 0, 'the one seed to run');
+  const failOn = parseFailOn(a['fail-on']);
+  if (a.plan) {
+    if (a.resume !== undefined) {
+      throw new RunOptionError('--plan plans a new run from a matrix; drop --resume (or drop --plan)');
+    }
+    await printPlan({ matrixFile: a.matrix, calls, seed, json: a.json === true });
+    return;
+  }
   const run = await createRun({
     matrixFile: a.matrix,
     hostsFile: a.hosts,
-    calls: a.calls,
-    seed: a.seed,
+    calls,
+    seed,
     out: a.out,
     resume: a.resume,
     redisUrl: a.redis,
     durableRedis: a['durable-redis'],
+    failOn,
+    // With --json, stdout carries the JSON alone; the text summary goes with the progress to stderr.
+    stdout: a.json ? process.stderr : process.stdout,
   });
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -99,12 +133,24 @@ async function runHandler(a: RunArgs): Promise<void> {
     process.stderr.write(
       `\nhedgebench: ${sig} again: exiting now; agents may still run — \`hedgebench run --resume ${run.runDir}\` stops them\n`,
     );
-    process.exit(sig === 'SIGTERM' ? 143 : 130);
+    process.exit(sig === 'SIGTERM' ? EXIT_CODES.sigterm : EXIT_CODES.sigint);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
     const outcome = await run.execute();
+    if (a.json) {
+      const json = {
+        ...(outcome.comparison ?? { runDir: outcome.runDir }),
+        exitCode: outcome.exitCode,
+        points: { done: outcome.done, failed: outcome.failed, pending: outcome.pending },
+        interrupted: outcome.interrupted,
+        resumeCommand: outcome.resumeCommand,
+      };
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    }
+    const gated = outcome.exitCode === EXIT_CODES.thresholds && outcome.gate ? gateError(outcome.gate) : null;
+    if (gated) reportFatal('hedgebench', gated);
     process.exitCode = outcome.exitCode;
   } finally {
     process.off('SIGINT', onSignal);

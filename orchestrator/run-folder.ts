@@ -26,9 +26,9 @@ import { writeFileAtomicSync } from './atomic-file.ts';
 import { ResultsFolderError, ResumeError } from './errors.ts';
 
 /** Bytes of raw data one call costs on disk (its call line plus ~1.5 attempt lines), with headroom. */
-const BYTES_PER_CALL = 150;
+export const BYTES_PER_CALL = 150;
 /** Space kept free beyond the estimate (logs, manifest, report, the file system's own needs). */
-const MARGIN_BYTES = 64 * 2 ** 20;
+export const MARGIN_BYTES = 64 * 2 ** 20;
 
 /** Paths and durable writes of one run folder. */
 export class RunFolder {

@@ -2,15 +2,18 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { readMatrixFile } from './matrix-file.ts';
+import { wholeNumber } from '../runtime/index.ts';
+import { SimOptionError } from './errors.ts';
+import { defaultMatrixPath, readMatrixFile } from './matrix-file.ts';
+import { prepareSimOut } from './out-folder.ts';
 import { simulateMatrix } from './simulate.ts';
 
 interface SimulateArgs {
-  matrix: string;
-  calls?: number;
-  seed?: number;
+  matrix?: string;
+  calls?: string;
+  seed?: string;
   out?: string;
-  threads?: number;
+  threads?: string;
 }
 
 /** results/<yyyymmdd-hhmmss>-sim-<matrix name> under cwd. */
@@ -18,6 +21,14 @@ function defaultOut(name: string, now = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const stamp = `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
   return resolve('results', `${stamp}-sim-${name.replace(/[^A-Za-z0-9._-]+/g, '-') || 'matrix'}`);
+}
+
+/** A whole-number option, or undefined when absent; the error echoes what was typed. */
+function option(name: string, raw: string | undefined, min: number, what: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = wholeNumber(raw, min);
+  if (n === null) throw new SimOptionError(`--${name} must be a whole number ≥ ${min} (${what}), got ${raw}`);
+  return n;
 }
 
 /** yargs module of `hedgebench simulate`. */
@@ -29,23 +40,31 @@ export const simulateCommand: CommandModule<object, SimulateArgs> = {
     y
       .option('matrix', {
         type: 'string',
-        demandOption: 'Pass --matrix experiments/reference.json (or your own matrix file).',
-        describe: 'matrix JSON file (see experiments/)',
+        describe: 'matrix JSON file (default: experiments/quick.json)',
       })
-      .option('calls', { type: 'number', describe: 'calls per point (overrides the matrix)' })
-      .option('seed', { type: 'number', describe: 'run only this seed (overrides the matrix seeds)' })
-      .option('out', { type: 'string', describe: 'output folder (default results/<time>-sim-<matrix>)' })
+      .option('calls', { type: 'string', describe: 'calls per point (overrides the matrix)' })
+      .option('seed', { type: 'string', describe: 'run only this seed (overrides the matrix seeds)' })
+      .option('out', {
+        type: 'string',
+        describe: 'a new output folder (default results/<time>-sim-<matrix>); never a run folder',
+      })
       .option('threads', {
-        type: 'number',
+        type: 'string',
         describe: 'worker threads (default: available cores; 0 = this thread)',
       })
+      .example('$0 simulate', 'the quick preset, in seconds')
       .example('$0 simulate --matrix experiments/reference.json --seed 1', 'the reference study, one seed'),
   handler: async (argv) => {
-    const m = readMatrixFile(argv.matrix, { calls: argv.calls, seed: argv.seed });
+    // Every input is checked before the first point is simulated.
+    const calls = option('calls', argv.calls, 10, 'calls per point, warm-up included');
+    const seed = option('seed', argv.seed, 0, 'the seed to simulate');
+    const threads = option('threads', argv.threads, 0, 'worker threads; 0 = this thread');
+    const m = readMatrixFile(argv.matrix ?? defaultMatrixPath(), { calls, seed });
     const out = argv.out === undefined ? defaultOut(m.name) : resolve(argv.out);
+    prepareSimOut(out);
     const t0 = performance.now();
     const r = await simulateMatrix(m, out, {
-      threads: argv.threads,
+      threads,
       onPoint: (res, done, total) => {
         const s = ((performance.now() - t0) / 1000).toFixed(1);
         const verdict = res.collapse.collapsed ? `collapse${res.truncated ? ' (truncated)' : ''}` : 'ok';

@@ -18,3 +18,10 @@ export class SimPointError extends SimulatorError {
     super('HB_SIM_POINT', message, options);
   }
 }
+
+/** A `hedgebench simulate` option is malformed, or its output folder would overwrite something. */
+export class SimOptionError extends SimulatorError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_SIM_OPTION', message, options);
+  }
+}

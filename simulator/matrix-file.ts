@@ -1,7 +1,15 @@
 // Reads a matrix JSON file for `hedgebench simulate`; every failure names the file and what to fix.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { type Matrix, MatrixInvalidError, overrideMatrix, parseMatrix } from '../model/index.ts';
+import { packageRoot } from './matrix-runner.ts';
+
+/** The matrix used without --matrix (by `run` and `simulate`): experiments/quick.json, in cwd first, then the package. */
+export function defaultMatrixPath(cwd = process.cwd()): string {
+  const here = resolve(cwd, 'experiments', 'quick.json');
+  return existsSync(here) ? here : join(packageRoot(), 'experiments', 'quick.json');
+}
 
 /** Reads, validates and applies --calls / --seed overrides. */
 export function readMatrixFile(path: string, o: { calls?: number; seed?: number } = {}): Matrix {

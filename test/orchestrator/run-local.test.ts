@@ -142,11 +142,13 @@ describe('hedgebench run, everything on this machine', () => {
     expect(events.at(-1)).toBe('run-end');
   });
 
-  it('refuses a folder that already holds a run, naming --resume', async () => {
+  it('refuses a folder that holds a finished run, saying it is finished (not "use --resume")', async () => {
     const matrixFile = writeTinyMatrix(dir);
-    await expect(createRun({ matrixFile, out: join(dir, 'run-a'), cwd: dir })).rejects.toMatchObject({
+    const refused = createRun({ matrixFile, out: join(dir, 'run-a'), cwd: dir });
+    await expect(refused).rejects.toMatchObject({
       code: 'HB_RUN_OPTION',
-      message: expect.stringContaining('--resume'),
+      message: expect.stringContaining('holds a finished run (4 points: 4 done, 0 failed)'),
     });
+    await expect(refused).rejects.toMatchObject({ message: expect.not.stringContaining('--resume') });
   });
 });

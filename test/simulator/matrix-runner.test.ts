@@ -91,6 +91,26 @@ describe('hedgebench simulate', () => {
     expect(rows.every((l) => l.includes(',9,sim,1000,900,'))).toBe(true);
   });
 
+  it('simulates experiments/quick.json without --matrix, as run does', () => {
+    const r = cli('--out', 'quick', '--calls', '20', '--threads', '0');
+    expect(r.status, r.stderr).toBe(0);
+    const rows = readFileSync(join(dir, 'quick', 'points.csv'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1);
+    expect(rows).toHaveLength(8);
+    expect(rows[0]).toMatch(/^no hedge,0\.50,ignore,1,sim,20,18,/);
+  });
+
+  it('refuses an --out that already holds a simulation before simulating, leaving it as it was', () => {
+    const before = readFileSync(join(dir, 'a', 'points.csv'), 'utf8');
+    const r = cli('--matrix', 'tiny.json', '--out', 'a', '--calls', '100', '--threads', '0');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('HB_SIM_OPTION: --out');
+    expect(r.stderr).not.toMatch(/\[1\/12\]/);
+    expect(readFileSync(join(dir, 'a', 'points.csv'), 'utf8')).toBe(before);
+  });
+
   it('rejects a bad matrix with the field and the fix', () => {
     writeFileSync(
       join(dir, 'bad.json'),

@@ -1,0 +1,69 @@
+// `hedgebench run --plan`: the fewest calls that bound a percentile (from the interval code itself), the
+// estimate of a plan, the warning and its fix, and the command printing it without starting or writing.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { percentileRanks } from '../../analysis/index.ts';
+import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
+import { estimatePlan, minCallsToBound } from '../../orchestrator/plan.ts';
+import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
+
+const QUICK = join(ROOT, 'experiments', 'quick.json');
+let dir: string;
+beforeAll(() => {
+  dir = tempDir('hb-plan-');
+});
+afterAll(() => rmTemp(dir));
+
+describe('minCallsToBound', () => {
+  it('is the first sample size whose interval is closed above: 368 for p99, 3 688 for p99.9', () => {
+    expect(minCallsToBound(99)).toBe(368);
+    expect(minCallsToBound(99.9)).toBe(3688);
+    expect(percentileRanks(3687, 99.9).highOpen).toBe(true);
+    expect(percentileRanks(3688, 99.9).highOpen).toBe(false);
+  });
+});
+
+describe('estimatePlan', () => {
+  it('the quick preset measures enough calls to bound p99.9 (no warning)', async () => {
+    const e = estimatePlan(planPoints(await loadMatrixFile(QUICK)));
+    expect(e.warnings).toEqual([]);
+    const plain = e.points.filter((p) => !p.calibration);
+    expect(Math.min(...plain.map((p) => p.measured))).toBeGreaterThanOrEqual(3688);
+  });
+
+  it('warns at 4 000 calls (3 600 measured) and names a fix that itself passes', async () => {
+    const e = estimatePlan(planPoints(await loadMatrixFile(QUICK, { calls: 4000 })));
+    expect(e.warnings).toHaveLength(1);
+    expect(e.warnings[0]).toMatch(
+      /8 of 9 points .* p99\.9: 3600 measured .* at least 3688 .* at least (\d+)$/,
+    );
+    const fix = Number(e.warnings[0].match(/at least (\d+)$/)?.[1]);
+    expect(estimatePlan(planPoints(await loadMatrixFile(QUICK, { calls: fix }))).warnings).toEqual([]);
+    expect(estimatePlan(planPoints(await loadMatrixFile(QUICK, { calls: fix - 1 }))).warnings).toHaveLength(
+      1,
+    );
+  });
+
+  it('adds up schedules and disk per point', async () => {
+    const plan = planPoints(await loadMatrixFile(QUICK));
+    const e = estimatePlan(plan);
+    const schedules = plan.reduce((t, p) => t + p.expectedMs, 0);
+    expect(e.wallMs).toBeGreaterThan(schedules);
+    expect(e.diskBytes).toBe(plan.reduce((b, p) => b + p.point.calls, 0) * 150);
+  });
+});
+
+describe('hedgebench run --plan', () => {
+  it('prints the plan as JSON on stdout and creates nothing', async () => {
+    requireBuild();
+    const r = await runCli(['run', '--plan', '--json', '--calls', '4000', '--matrix', QUICK], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    const j = JSON.parse(String(r.stdout));
+    expect(j.matrix).toBe('quick');
+    expect(j.points).toHaveLength(9);
+    expect(j.warnings[0]).toContain('p99.9');
+    expect(readdirSync(dir)).toEqual([]);
+    expect(existsSync(join(dir, 'results'))).toBe(false);
+  });
+});
