@@ -5,7 +5,9 @@
 #   scripts/lab.sh down   [DIR]   stop everything the lab started, delete namespaces, links, bridge and keys
 #   scripts/lab.sh status [DIR]   say what exists and whether each sshd answers
 #
-# DIR defaults to .lab/ in the repository (git-ignored). Root on Linux with `ip netns` is required.
+# DIR defaults to .lab/ in the repository (git-ignored); when the checkout sits below a folder others can write
+# to (e.g. /tmp), where sshd refuses keys, to /var/lib/hedgebench-lab/<hash of the checkout path>, and says so.
+# Root on Linux with `ip netns` is required.
 # Each host is a namespace joined by a veth pair to a bridge in the root namespace; the only route in a host is
 # the lab's /24 (no default route, nothing forwarded: net.ipv4.ip_forward is left as it is), so nothing started
 # in the lab can reach anything but the other lab hosts and the bridge address this machine has on the /24.
@@ -27,12 +29,37 @@ die() {
 }
 
 usage() {
-  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
 [ -n "$cmd" ] || usage
 case $cmd in up | down | status) ;; -h | --help | help) usage ;; *) die "unknown command '$cmd'; use up, down or status" ;; esac
+
+# The first folder above $1 that others can write to (mode & 022, or not owned by root), if any. sshd
+# (StrictModes) refuses keys below such a folder, e.g. a checkout under /tmp.
+shared_ancestor() {
+  local d m
+  d=$(dirname "$1")
+  while :; do
+    if [ -e "$d" ]; then
+      m=$(stat -c '%a %u' "$d")
+      if [ "${m#* }" != 0 ] || [ $((8#${m% *} & 8#022)) -ne 0 ]; then
+        printf '%s (mode %s, owner uid %s)' "$d" "${m% *}" "${m#* }"
+        return 0
+      fi
+    fi
+    [ "$d" = / ] && return 1
+    d=$(dirname "$d")
+  done
+}
+
+# Without DIR, a checkout whose .lab/ would sit below such a folder uses a root-only folder in /var/lib named
+# after the checkout (what the tests do), so `up`, `status` and `down` agree on it and two checkouts never share one.
+if [ -z "${2:-}" ] && shared="$(shared_ancestor "$repo/.lab")"; then
+  dir_arg=/var/lib/hedgebench-lab/$(printf '%s' "$repo" | sha256sum | cut -c1-12)
+  printf 'lab: %s is inside %s, where sshd refuses keys; using %s instead\n' "$repo/.lab" "$shared" "$dir_arg"
+fi
 
 # DIR ends up in hosts.json as part of every workDir, so it must pass the same safe-path check the schema applies.
 DIR=$(realpath -m -- "$dir_arg")
@@ -174,8 +201,13 @@ EOF
 }
 
 lab_up() {
+  local role ns veth addr hostdir pid i shared
   command -v ssh-keygen >/dev/null || die "ssh-keygen is missing; install openssh-client: apt-get install openssh-client"
   [ -x /usr/sbin/sshd ] || die "/usr/sbin/sshd is missing; install Debian's openssh-server: apt-get install openssh-server"
+  # sshd (StrictModes) refuses an authorized_keys file below a folder others can write to, such as /tmp.
+  if shared="$(shared_ancestor "$DIR")"; then
+    die "DIR $DIR is inside $shared, which others can write to; sshd refuses keys there. Use a folder whose every parent is owned by root and not group/world-writable, e.g. /var/lib/hedgebench-lab (or leave DIR out: the lab then chooses such a folder itself)"
+  fi
   if [ -f "$DIR/lab.env" ] && ! grep -qx "HB_LAB_ID=$lab_id" "$DIR/lab.env"; then
     die "$DIR holds another lab ($(cat "$DIR/lab.env")); take it down first: $0 down $DIR"
   fi
@@ -183,20 +215,7 @@ lab_up() {
     say "a lab $prefix (or part of one) exists; taking it down first"
     lab_down
   fi
-  local role ns veth addr hostdir pid i d m
   umask 022
-  # sshd (StrictModes) refuses an authorized_keys file below a folder others can write to, such as /tmp.
-  d=$(dirname "$DIR")
-  while :; do
-    if [ -e "$d" ]; then
-      m=$(stat -c '%a %u' "$d")
-      if [ "${m#* }" != 0 ] || [ $((8#${m% *} & 8#022)) -ne 0 ]; then
-        die "DIR $DIR is inside $d (mode ${m% *}, owner uid ${m#* }), which others can write to; sshd refuses keys there. Use a folder whose every parent is owned by root and not group/world-writable, e.g. /var/lib/hedgebench-lab (or the default .lab/ when the repository is owned by root)"
-      fi
-    fi
-    [ "$d" = / ] && break
-    d=$(dirname "$d")
-  done
   trap 'printf "lab: up failed part-way; remove what it made with: %s down %s\n" "$0" "$DIR" >&2' ERR
 
   mkdir -p "$DIR/keys" "$DIR/hosts"
