@@ -101,7 +101,7 @@ const fill = (text: string) => Object.entries(places).reduce((t, [k, v]) => t.re
 
 describe('docs/running.md: bad input', () => {
   it('has a table row for every command that reads input', () => {
-    for (const c of ['run', 'simulate', 'compare', 'report']) {
+    for (const c of ['run', 'simulate', 'compare', 'report', 'target-server', 'loadgen']) {
       expect(
         ROWS.some((r) => r.command.startsWith(`hedgebench ${c}`)),
         c,
