@@ -2,7 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { gateError, parseFailOn } from '../analysis/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
-import { reportFatal, wholeNumber } from '../runtime/index.ts';
+import { reportFatal, wholeNumberOption } from '../runtime/index.ts';
 import { RunOptionError } from './errors.ts';
 import { printPlan } from './plan-command.ts';
 import { createRun } from './run.ts';
@@ -21,13 +21,9 @@ interface RunArgs {
   plan?: boolean;
 }
 
-/** A whole-number option, or undefined when absent; the error echoes what was typed. */
-function option(name: string, raw: string | undefined, min: number, what: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = wholeNumber(raw, min);
-  if (n === null) throw new RunOptionError(`--${name} must be a whole number ≥ ${min} (${what}), got ${raw}`);
-  return n;
-}
+/** A whole-number option (the error echoes what was typed, e.g. `abc`). */
+const option = (name: string, raw: string | undefined, min: number, what: string) =>
+  wholeNumberOption(name, raw, min, what, (m) => new RunOptionError(m));
 
 /** yargs module of `hedgebench run`. */
 export const runCommand: CommandModule<object, RunArgs> = {

@@ -13,4 +13,4 @@ export { reportFatal } from './fatal-error.ts';
 export { connectRedis, redactText, redactUrl, redisFromUrl } from './redis-url.ts';
 export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';
-export { wholeNumber } from './whole-number.ts';
+export { wholeNumber, wholeNumberOption } from './whole-number.ts';

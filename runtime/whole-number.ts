@@ -8,3 +8,20 @@ export function wholeNumber(raw: unknown, min: number, max = Number.MAX_SAFE_INT
   const n = Number(text);
   return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
 }
+
+/**
+ * A whole-number option of a command, or undefined when absent. `error` builds the command's own error
+ * from a message that names the flag, the range, what it is for and the text received.
+ */
+export function wholeNumberOption(
+  flag: string,
+  raw: string | undefined,
+  min: number,
+  what: string,
+  error: (message: string) => Error,
+): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = wholeNumber(raw, min);
+  if (n === null) throw error(`--${flag} must be a whole number ≥ ${min} (${what}), got ${raw}`);
+  return n;
+}

@@ -2,7 +2,7 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { wholeNumber } from '../runtime/index.ts';
+import { wholeNumberOption } from '../runtime/index.ts';
 import { SimOptionError } from './errors.ts';
 import { defaultMatrixPath, readMatrixFile } from './matrix-file.ts';
 import { prepareSimOut } from './out-folder.ts';
@@ -23,13 +23,9 @@ function defaultOut(name: string, now = new Date()): string {
   return resolve('results', `${stamp}-sim-${name.replace(/[^A-Za-z0-9._-]+/g, '-') || 'matrix'}`);
 }
 
-/** A whole-number option, or undefined when absent; the error echoes what was typed. */
-function option(name: string, raw: string | undefined, min: number, what: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = wholeNumber(raw, min);
-  if (n === null) throw new SimOptionError(`--${name} must be a whole number ≥ ${min} (${what}), got ${raw}`);
-  return n;
-}
+/** A whole-number option (the error echoes what was typed, e.g. `abc`). */
+const option = (name: string, raw: string | undefined, min: number, what: string) =>
+  wholeNumberOption(name, raw, min, what, (m) => new SimOptionError(m));
 
 /** yargs module of `hedgebench simulate`. */
 export const simulateCommand: CommandModule<object, SimulateArgs> = {
