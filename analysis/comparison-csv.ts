@@ -2,16 +2,12 @@
 // Fixed decimals per metric make the file byte-identical for identical inputs.
 
 import {
-  csvBody,
+  csvBodyWithDims,
   csvCell,
-  csvFile,
+  csvFileWithDims,
   type DimCells,
-  dimColumnsOfHeader,
-  formatDimCells,
   formatLoad,
-  headerWithDims,
   parseDimCells,
-  usedDimColumns,
 } from '../contract/index.ts';
 import { METRIC_DECIMALS, type Metric, VERDICTS, type Verdict } from './verdict.ts';
 
@@ -83,22 +79,17 @@ export function formatComparisonRow(r: ComparisonRow): string {
 
 /** A whole comparison.csv (header + rows, trailing newline), with the dimension columns its rows use. */
 export function formatComparisonCsv(rows: readonly ComparisonRow[]): string {
-  const dims = usedDimColumns(rows);
-  return csvFile(
-    headerWithDims(COMPARISON_HEADER, dims),
-    rows.map((r) => [formatComparisonRow(r), ...formatDimCells(r, dims)].join(',')),
-  );
+  return csvFileWithDims(COMPARISON_HEADER, rows, formatComparisonRow);
 }
 
 /** Parses comparison.csv back into rows (used by tests and by readers of old runs). */
 export function parseComparisonCsv(text: string): ComparisonRow[] {
-  const header = text.slice(0, text.indexOf('\n') >>> 0);
-  const dims = dimColumnsOfHeader(header, COMPARISON_HEADER);
-  const body = dims === null ? null : csvBody(text, header);
-  if (dims === null || body === null)
+  const file = csvBodyWithDims(text, COMPARISON_HEADER);
+  if (file === null)
     throw new Error(
       `comparison.csv: the header must be exactly "${COMPARISON_HEADER}" (then any dimension columns)`,
     );
+  const { body, dims } = file;
   return body.map((c) => {
     const metric = c[4] as Metric;
     const n = (s: string) => {

@@ -3,7 +3,7 @@
 // the defaults is byte-identical to one written before the dimensions existed.
 
 import { DIMENSIONS, type DimensionColumn, labelWithDims, type PointDims } from '../model/index.ts';
-import { csvCell } from './csv.ts';
+import { csvBody, csvCell, csvFile } from './csv.ts';
 
 /** A row's dimension cells; an absent or null cell is the dimension's default. */
 export type DimCells = { [C in DimensionColumn]?: number | string | null };
@@ -38,27 +38,39 @@ export function usedDimColumns(rows: readonly DimCells[]): DimensionColumn[] {
   return DIMENSIONS.filter((d) => rows.some((r) => r[d.column] != null)).map((d) => d.column);
 }
 
-/** A row's cells for the given dimension columns. */
-export function formatDimCells(r: DimCells, columns: readonly DimensionColumn[]): string[] {
-  return columns.map((c) => {
+/** A row's base line followed by its cells for the given dimension columns. */
+export function lineWithDims(baseLine: string, r: DimCells, columns: readonly DimensionColumn[]): string {
+  const cells = columns.map((c) => {
     const v = r[c];
     return v === undefined || v === null ? '' : csvCell(String(v));
   });
+  return [baseLine, ...cells].join(',');
 }
 
-/** The header with the dimension columns appended (the base header alone when there are none). */
-export function headerWithDims(base: string, columns: readonly DimensionColumn[]): string {
-  return [base, ...columns].join(',');
+/** A whole CSV file: `base` header plus the dimension columns its rows use, then one line a row. */
+export function csvFileWithDims<R extends DimCells>(
+  base: string,
+  rows: readonly R[],
+  baseLine: (r: R) => string,
+): string {
+  const dims = usedDimColumns(rows);
+  return csvFile(
+    [base, ...dims].join(','),
+    rows.map((r) => lineWithDims(baseLine(r), r, dims)),
+  );
 }
 
 /**
- * The dimension columns a file's header line appends to `base`, or null when the header is not `base`
- * followed by dimension columns in their order.
+ * Splits a CSV file whose header is `base` followed by dimension columns in their order: the data lines'
+ * cells and those columns; null when the header is anything else.
  */
-export function dimColumnsOfHeader(headerLine: string, base: string): DimensionColumn[] | null {
-  if (headerLine === base) return [];
-  if (!headerLine.startsWith(`${base},`)) return null;
-  const names = headerLine.slice(base.length + 1).split(',');
+export function csvBodyWithDims(
+  text: string,
+  base: string,
+): { body: string[][]; dims: DimensionColumn[] } | null {
+  const header = text.slice(0, text.indexOf('\n') >>> 0);
+  if (header !== base && !header.startsWith(`${base},`)) return null;
+  const names = header === base ? [] : header.slice(base.length + 1).split(',');
   const order = DIMENSIONS.map((d) => d.column as string);
   let at = -1;
   for (const n of names) {
@@ -66,7 +78,8 @@ export function dimColumnsOfHeader(headerLine: string, base: string): DimensionC
     if (i <= at) return null;
     at = i;
   }
-  return names as DimensionColumn[];
+  const body = csvBody(text, header);
+  return body === null ? null : { body, dims: names as DimensionColumn[] };
 }
 
 /** Reads the dimension cells that follow a row's base cells. */

@@ -1,11 +1,10 @@
 // Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
 
-import type { DimensionColumn } from '../model/index.ts';
-import { csvBody, csvCell, csvFile } from './csv.ts';
+import { csvCell } from './csv.ts';
 import {
-  dimColumnsOfHeader,
-  formatDimCells,
-  headerWithDims,
+  csvBodyWithDims,
+  csvFileWithDims,
+  lineWithDims,
   parseDimCells,
   usedDimColumns,
 } from './dimension-columns.ts';
@@ -45,34 +44,27 @@ function cell(row: PointRow, col: (typeof POINT_COLUMNS)[number]): string {
 /** The base header line of points.csv (no newline); a file that uses extra dimensions appends their columns. */
 export const POINTS_HEADER = POINT_COLUMNS.join(',');
 
-function line(row: PointRow, dims: readonly DimensionColumn[]): string {
-  return [...POINT_COLUMNS.map((c) => cell(row, c)), ...formatDimCells(row, dims)].join(',');
-}
+const baseLine = (row: PointRow) => POINT_COLUMNS.map((c) => cell(row, c)).join(',');
 
 /** One row as a CSV line (no newline), with the dimension columns it uses. */
 export function formatPointRow(row: PointRow): string {
-  return line(row, usedDimColumns([row]));
+  return lineWithDims(baseLine(row), row, usedDimColumns([row]));
 }
 
 /** A whole points.csv (header + rows, trailing newline), with the dimension columns its rows use. */
 export function formatPointsCsv(rows: readonly PointRow[]): string {
-  const dims = usedDimColumns(rows);
-  return csvFile(
-    headerWithDims(POINTS_HEADER, dims),
-    rows.map((row) => line(row, dims)),
-  );
+  return csvFileWithDims(POINTS_HEADER, rows, baseLine);
 }
 
 /** Parses a points.csv back into rows (empty cells become null). */
 export function parsePointsCsv(text: string): PointRow[] {
-  const header = text.slice(0, text.indexOf('\n') >>> 0);
-  const dims = dimColumnsOfHeader(header, POINTS_HEADER);
-  const body = dims === null ? null : csvBody(text, header);
-  if (dims === null || body === null) {
+  const file = csvBodyWithDims(text, POINTS_HEADER);
+  if (file === null) {
     throw new PointsCsvError(
       `points.csv: the header must be exactly "${POINTS_HEADER}", optionally followed by dimension columns`,
     );
   }
+  const { body, dims } = file;
   return body.map((cells) => {
     const row: Record<string, unknown> = {};
     POINT_COLUMNS.forEach((col, i) => {

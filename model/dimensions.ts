@@ -66,8 +66,3 @@ export function dimsSlugSuffix(dims: PointDims | undefined): string {
 export function labelWithDims(config: string, dims: PointDims | undefined): string {
   return [config, ...present(dims).map(([d, v]) => d.words(v))].join(' · ');
 }
-
-/** True when some dimension is set (not at its default). */
-export function hasDims(dims: PointDims | undefined): boolean {
-  return present(dims).length > 0;
-}

@@ -5,9 +5,6 @@ export { buildPipeline } from './build-pipeline.ts';
 export {
   DIMENSIONS,
   type DimensionColumn,
-  type DimensionSpec,
-  dimsKeySuffix,
-  hasDims,
   labelWithDims,
   type PointDims,
 } from './dimensions.ts';

@@ -80,13 +80,16 @@ describe('hedgebench simulate', () => {
     );
   });
 
-  it('applies --calls and --seed', () => {
-    const r = cli('--matrix', 'tiny.json', '--out', 'c', '--calls', '1000', '--seed', '9', '--threads', '0');
-    expect(r.status, r.stderr).toBe(0);
-    const rows = readFileSync(join(dir, 'c', 'points.csv'), 'utf8')
+  const simRows = (out: string) =>
+    readFileSync(join(dir, out, 'points.csv'), 'utf8')
       .trimEnd()
       .split('\n')
       .slice(1);
+
+  it('applies --calls and --seed', () => {
+    const r = cli('--matrix', 'tiny.json', '--out', 'c', '--calls', '1000', '--seed', '9', '--threads', '0');
+    expect(r.status, r.stderr).toBe(0);
+    const rows = simRows('c');
     expect(rows).toHaveLength(12);
     expect(rows.every((l) => l.includes(',9,sim,1000,900,'))).toBe(true);
   });
@@ -94,10 +97,7 @@ describe('hedgebench simulate', () => {
   it('simulates experiments/quick.json without --matrix, as run does', () => {
     const r = cli('--out', 'quick', '--calls', '20', '--threads', '0');
     expect(r.status, r.stderr).toBe(0);
-    const rows = readFileSync(join(dir, 'quick', 'points.csv'), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .slice(1);
+    const rows = simRows('quick');
     expect(rows).toHaveLength(8);
     expect(rows[0]).toMatch(/^no hedge,0\.50,ignore,1,sim,20,18,/);
   });
