@@ -41,13 +41,15 @@ describe('pool thread', () => {
         call(fx.agent, `${s.url}/work?call=${k}&attempt=1`),
       );
       await until(() => s.stats().submitted === 8, 'the attempts to arrive');
-      // Block this (the server's) event loop for 60 ms: the thread must still end and start services.
-      const end = performance.now() + 60;
+      // Block this (the server's) event loop for 100 ms: the thread must still end and start services.
+      // Ends tied to this loop would overshoot by ~100 ms; the bound leaves room for a busy machine's
+      // scheduling (the precision goal itself is measured in bench/, not here).
+      const end = performance.now() + 100;
       while (performance.now() < end) {
         // Busy on purpose.
       }
       const done = await Promise.all(replies);
-      for (const r of done) expect(r.body.serviceMs - r.body.intendedMs).toBeLessThan(5);
+      for (const r of done) expect(r.body.serviceMs - r.body.intendedMs).toBeLessThan(40);
       expect(s.stats().holdErrorMs).toMatchObject({ count: 8, early: 0 });
     });
   });
