@@ -68,6 +68,8 @@ export interface RunAnalysis {
   summary: ComparisonSummary;
   /** Things a reader must know: failed, pending or unreadable points, rows that differ from points.csv. */
   notes: string[];
+  /** A `hedgebench simulate` folder: sim rows only, nothing measured or compared (sim-folder.ts). */
+  simulationOnly: boolean;
 }
 
 function readSimCache(runDir: string): PointRow[] {
@@ -194,6 +196,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     comparison,
     summary: summarize(comparison, points.length, compared),
     notes,
+    simulationOnly: false,
   };
 }
 
