@@ -52,8 +52,8 @@ export interface LatencyChartData {
 /** The shapes of seeds, in the order of the matrix's seeds (the collapse marker is a triangle up). */
 const SEED_SHAPES = ['circle', 'square', 'diamond', 'triangle-down', 'cross', 'triangle-left'];
 /** Share of the x axis between two seeds' marks at one load, and between a seed's sim and real marks. */
-const SEED_NUDGE = 0.022;
-const SOURCE_NUDGE = 0.006;
+const SEED_NUDGE = 0.03;
+const SOURCE_NUDGE = 0.01;
 /** Load units the x axis reaches beyond the lowest and highest load. */
 const X_PAD = 0.05;
 

@@ -67,7 +67,9 @@ export function toHtml(title: string, blocks: readonly Block[], svgs: ReadonlyMa
     else if (b.kind === 'chart') {
       const svg = svgs.get(b.file);
       const body = svg ?? `<p>(chart ${escapeHtml(b.file)} was not rendered)</p>`;
-      out.push(`<figure>${body}<figcaption>${inline(b.title)}</figcaption></figure>`);
+      out.push(
+        `<figure data-chart="${escapeHtml(b.file)}">${body}<figcaption>${inline(b.title)}</figcaption></figure>`,
+      );
     } else {
       const cls = (i: number) => (b.align?.[i] === 'right' ? ' class="r"' : '');
       const head = `<tr>${b.head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr>`;

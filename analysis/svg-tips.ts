@@ -7,11 +7,17 @@
 export const TIP_CLASS = 'hb-tip';
 
 /**
- * Gives each described mark of a vega SVG a <title> with its description. vega writes the description as
+ * Gives each described mark of a vega SVG a <title> with its description, and lets the pointer through
+ * the text marks. vega writes the description as
  * the mark's aria-label, already escaped for XML (newlines as &#xA;), so it is valid <title> text as is.
  */
 export function addSvgTitles(svg: string): string {
-  return svg.replace(
+  // Labels drawn over marks (a grid cell's text) must not take the pointer from the mark beneath.
+  const labels = svg.replace(
+    /<g class="mark-text role-mark([^"]*)"/g,
+    '<g class="mark-text role-mark$1" pointer-events="none"',
+  );
+  return labels.replace(
     /<path aria-label="([^"]*)" role="graphics-symbol"([^>]*?)\/>/g,
     (_, label: string, rest: string) =>
       `<path class="${TIP_CLASS}" aria-label="${label}" role="graphics-symbol"${rest}><title>${label}</title></path>`,
