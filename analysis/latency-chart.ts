@@ -189,7 +189,8 @@ function statusLabel(s: MarkStatus, reasons: readonly string[]): string {
 /** What one latency chart shows and on which axes. */
 export interface LatencyChartInput {
   title: string;
-  subtitle: string;
+  /** One line each, so a long explanation does not widen the chart. */
+  subtitle: string[];
   data: LatencyChartData;
   /** The matrix's loads and seeds: the x axis and the seeds' shapes. */
   loads: readonly number[];
@@ -372,14 +373,14 @@ export function latencyVsLoadSpec(input: LatencyChartInput): TopLevelSpec {
   } as unknown as TopLevelSpec;
 }
 
-/** The subtitle of a latency chart: how to read its marks. */
-export function latencySubtitle(data: LatencyChartData, simulationOnly: boolean): string {
-  const parts = [
+/** The subtitle of a latency chart, a line per fact: how to read its marks, what is not drawn. */
+export function latencySubtitle(data: LatencyChartData, simulationOnly: boolean): string[] {
+  const lines = [
     simulationOnly
       ? 'simulated, dashed (nothing measured)'
       : 'sim dashed; real solid between valid points, faint dotted through the rest; bars: 95 % interval',
   ];
-  if (data.collapses.length > 0) parts.push('▲ at the top: collapsed (no percentile)');
-  if (data.unmeasured.length > 0) parts.push(`not measured: ${data.unmeasured.join(', ')}`);
-  return parts.join('; ');
+  if (data.collapses.length > 0) lines.push('▲ at the top: collapsed (no percentile)');
+  if (data.unmeasured.length > 0) lines.push(`not measured: ${data.unmeasured.join(', ')}`);
+  return lines;
 }

@@ -105,7 +105,7 @@ describe('latency charts', () => {
     const svg = await renderSvg(
       latencyVsLoadSpec({
         title: 't',
-        subtitle: 's',
+        subtitle: ['s'],
         data,
         loads: [0.5, 0.95],
         seeds: [1, 2],
