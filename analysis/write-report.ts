@@ -13,7 +13,8 @@ import {
   latencyOverTime,
   renderSvg,
 } from './charts.ts';
-import { latencyData, latencyDomain, latencySubtitle, latencyVsLoadSpec } from './latency-chart.ts';
+import { latencySubtitle, latencyVsLoadSpec } from './latency-chart.ts';
+import { latencyData, latencyDomain } from './latency-data.ts';
 import { readCallsCsv } from './raw-files.ts';
 import { type ChartRef, renderReportHtml, renderReportMarkdown } from './report.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
