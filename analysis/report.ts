@@ -6,7 +6,7 @@ import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { pointVerdictText } from './point-verdict.ts';
-import { type Block, toHtml, toMarkdown } from './report-doc.ts';
+import type { Block } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 
@@ -99,12 +99,12 @@ export function studyTables(
   return blocks;
 }
 
+/** The first columns of every per-point table: what names the point. */
+export const POINT_ID_HEAD: readonly string[] = ['configuration', 'load', 'cancellation', 'seed'];
+
 function pointsTable(a: RunAnalysis): Block {
   const head = [
-    'configuration',
-    'load',
-    'cancellation',
-    'seed',
+    ...POINT_ID_HEAD,
     'state',
     'requests/call (sim / real)',
     'hedge rate',
@@ -279,7 +279,7 @@ function headerBlocks(a: RunAnalysis): Block[] {
       ? 'local (everything on this machine)'
       : 'separate hosts (see manifest.json)';
   const blocks: Block[] = [
-    { kind: 'heading', level: 1, text: `hedgebench report — ${a.manifest.run}` },
+    { kind: 'heading', level: 1, text: reportTitle(a) },
     {
       kind: 'paragraph',
       text: `Matrix \`${m.name}\`: ${m.configs.length} configurations × ${m.loads.length} loads × ${m.cancellation.length} cancellation modes × ${m.seeds.length} seeds, ${m.calls} calls per point (the first ${Math.round(m.warmupFraction * 100)} % not measured), ${m.model.workers} workers. Created ${mf.createdAt ?? '?'}, finished ${mf.finishedAt ?? 'not finished'}; git ${mf.gitCommit ?? 'unknown'}; Node ${mf.node ?? '?'}; machine: ${machine}; hosts: ${hosts}.`,
@@ -351,16 +351,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
   ];
 }
 
-/** The report as Markdown (report.md). */
-export function renderReportMarkdown(a: RunAnalysis, charts: readonly ChartRef[]): string {
-  return toMarkdown(reportBlocks(a, charts));
-}
-
-/** The report as one HTML page with every chart's SVG embedded (report.html); `svgs` maps chart file → SVG. */
-export function renderReportHtml(
-  a: RunAnalysis,
-  charts: readonly ChartRef[],
-  svgs: ReadonlyMap<string, string>,
-): string {
-  return toHtml(`hedgebench report — ${a.manifest.run}`, reportBlocks(a, charts), svgs);
+/** The title of a run's report (report.md's heading, report.html's <title>). */
+export function reportTitle(a: RunAnalysis): string {
+  return `hedgebench report — ${a.manifest.run}`;
 }

@@ -87,6 +87,31 @@ function describe(e: ManifestPoint): string {
   return `${entryConfigName(e)} at load ${formatLoad(e.load)} (${e.cancellation}, seed ${e.seed})`;
 }
 
+/** A point as known before its measurement is read: the entry, its key and id, and its sim row if any. */
+export function pointWithoutMeasurement(
+  entry: ManifestPoint,
+  key: string,
+  id: PointId,
+  sim: PointRow | undefined,
+): PointAnalysis {
+  return {
+    entry,
+    key,
+    id,
+    sim,
+    real: undefined,
+    realSource: 'none',
+    intervals: null,
+    invalidReasons: [],
+    collapseReasons: [],
+    inflightTimeline: [],
+    timeline: null,
+    collapse: null,
+    attribution: null,
+    rows: [],
+  };
+}
+
 /** Reads and analyses results/<run> (throws RunFolderError when the folder has no valid manifest). */
 export function analyzeRun(runDir: string): RunAnalysis {
   const manifest = readManifest(runDir);
@@ -105,22 +130,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
       cancellation: entry.cancellation,
       seed: entry.seed,
     };
-    const p: PointAnalysis = {
-      entry,
-      key,
-      id,
-      sim: sim.get(key),
-      real: undefined,
-      realSource: 'none',
-      intervals: null,
-      invalidReasons: [],
-      collapseReasons: [],
-      inflightTimeline: [],
-      timeline: null,
-      collapse: null,
-      attribution: null,
-      rows: [],
-    };
+    const p = pointWithoutMeasurement(entry, key, id, sim.get(key));
     if (entry.state === 'failed')
       notes.push(`${describe(entry)} failed: ${entry.reason ?? 'no reason recorded'}`);
     if (entry.state === 'pending') notes.push(`${describe(entry)} was not measured (pending)`);

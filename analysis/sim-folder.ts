@@ -9,7 +9,7 @@ import { formatLoad, type ManifestPoint, type PointRow, pointSlug, rowKey } from
 import { type Matrix, parseMatrix } from '../model/index.ts';
 import { summarize } from './compare.ts';
 import { RunFolderError } from './errors.ts';
-import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
+import { type PointAnalysis, pointWithoutMeasurement, type RunAnalysis } from './run-analysis.ts';
 import { readPointsCsv } from './run-folder.ts';
 
 /** The file `hedgebench simulate` writes beside points.csv (simulator/simulate.ts, SIM_FILES.evidence). */
@@ -98,20 +98,5 @@ function simPoint(r: PointRow): PointAnalysis {
     calibration: false,
     state: 'done',
   };
-  return {
-    entry,
-    key: entry.key,
-    id,
-    sim: r,
-    real: undefined,
-    realSource: 'none',
-    intervals: null,
-    invalidReasons: [],
-    collapseReasons: [],
-    inflightTimeline: [],
-    timeline: null,
-    collapse: null,
-    attribution: null,
-    rows: [],
-  };
+  return pointWithoutMeasurement(entry, entry.key, id, r);
 }

@@ -2,18 +2,15 @@
 // statement that nothing was measured, so there is no comparison, verdict or attribution. Pure.
 
 import { formatLoad } from '../contract/index.ts';
-import { type ChartRef, chartBlocks, fixed, latencyCell, pct, studyTables } from './report.ts';
-import { type Block, toHtml, toMarkdown } from './report-doc.ts';
+import { type ChartRef, chartBlocks, fixed, latencyCell, POINT_ID_HEAD, pct, studyTables } from './report.ts';
+import type { Block } from './report-doc.ts';
 import type { RunAnalysis } from './run-analysis.ts';
 
 const DASH = '—';
 
 function pointsTable(a: RunAnalysis): Block {
   const head = [
-    'configuration',
-    'load',
-    'cancellation',
-    'seed',
+    ...POINT_ID_HEAD,
     'calls',
     'p50 ms',
     'p99 / p99.9 ms',
@@ -48,7 +45,7 @@ export function simulationBlocks(a: RunAnalysis, charts: readonly ChartRef[]): B
   const m = a.manifest.matrix;
   const collapsed = a.points.filter((p) => p.sim?.collapsed);
   return [
-    { kind: 'heading', level: 1, text: `hedgebench report — simulation ${a.manifest.run}` },
+    { kind: 'heading', level: 1, text: simulationTitle(a) },
     {
       kind: 'paragraph',
       text: `**A simulation only** (a \`hedgebench simulate\` folder): nothing was measured, so this report has no comparison, no verdicts, no calibration and no attribution — only what the simulation predicts. ${a.points.length} points: ${m.configs.length} configurations × ${m.loads.length} loads × ${m.cancellation.length} cancellation modes × ${m.seeds.length} seeds, read from points.csv. To compare with a measurement, run the same matrix with \`hedgebench run\`.`,
@@ -76,16 +73,7 @@ export function simulationBlocks(a: RunAnalysis, charts: readonly ChartRef[]): B
   ];
 }
 
-/** The simulation report as Markdown (report.md). */
-export function renderSimulationMarkdown(a: RunAnalysis, charts: readonly ChartRef[]): string {
-  return toMarkdown(simulationBlocks(a, charts));
-}
-
-/** The simulation report as one HTML page with its charts embedded (report.html). */
-export function renderSimulationHtml(
-  a: RunAnalysis,
-  charts: readonly ChartRef[],
-  svgs: ReadonlyMap<string, string>,
-): string {
-  return toHtml(`hedgebench report — simulation ${a.manifest.run}`, simulationBlocks(a, charts), svgs);
+/** The title of a simulation's report. */
+export function simulationTitle(a: RunAnalysis): string {
+  return `hedgebench report — simulation ${a.manifest.run}`;
 }

@@ -16,10 +16,11 @@ import {
 import { latencySubtitle, latencyVsLoadSpec } from './latency-chart.ts';
 import { latencyData, latencyDomain } from './latency-data.ts';
 import { readCallsCsv } from './raw-files.ts';
-import { type ChartRef, renderReportHtml, renderReportMarkdown } from './report.ts';
+import { type ChartRef, reportBlocks, reportTitle } from './report.ts';
+import { type Block, toHtml, toMarkdown } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { analyzeSimulation, isSimulationFolder } from './sim-folder.ts';
-import { renderSimulationHtml, renderSimulationMarkdown } from './sim-report.ts';
+import { simulationBlocks, simulationTitle } from './sim-report.ts';
 import { compareRunFolder, writeFileAtomic } from './write-comparison.ts';
 
 /** What `report` produced. */
@@ -135,22 +136,21 @@ function writeCharts(runDir: string, svgs: ReadonlyMap<string, string>, files: s
   }
 }
 
-/** The report of a `hedgebench simulate` folder: charts, report.md, report.html; no comparison files. */
-async function writeSimulationReport(dir: string): Promise<ReportResult> {
-  const a = analyzeSimulation(dir);
-  const files: string[] = [];
+/** Draws the charts and writes charts/*.svg, report.md and report.html from the report's blocks. */
+async function writePages(
+  a: RunAnalysis,
+  title: string,
+  blocksOf: (charts: ChartRef[]) => Block[],
+  files: string[],
+): Promise<void> {
   const { refs, svgs } = await renderCharts(a);
-  writeCharts(dir, svgs, files);
-  const md = join(dir, 'report.md');
-  writeFileAtomic(md, renderSimulationMarkdown(a, refs));
-  const html = join(dir, 'report.html');
-  writeFileAtomic(html, renderSimulationHtml(a, refs, svgs));
+  writeCharts(a.runDir, svgs, files);
+  const blocks = blocksOf(refs);
+  const md = join(a.runDir, 'report.md');
+  writeFileAtomic(md, toMarkdown(blocks));
+  const html = join(a.runDir, 'report.html');
+  writeFileAtomic(html, toHtml(title, blocks, svgs));
   files.push(md, html);
-  return {
-    analysis: a,
-    files,
-    summaryLine: `simulation only: ${a.points.length} simulated points, nothing measured or compared`,
-  };
 }
 
 /**
@@ -158,16 +158,16 @@ async function writeSimulationReport(dir: string): Promise<ReportResult> {
  * `hedgebench simulate` (no manifest.json), the simulation's charts and report only.
  */
 export async function writeReport(runDir: string): Promise<ReportResult> {
-  if (isSimulationFolder(runDir)) return writeSimulationReport(runDir);
+  if (isSimulationFolder(runDir)) {
+    const a = analyzeSimulation(runDir);
+    const files: string[] = [];
+    await writePages(a, simulationTitle(a), (refs) => simulationBlocks(a, refs), files);
+    const summaryLine = `simulation only: ${a.points.length} simulated points, nothing measured or compared`;
+    return { analysis: a, files, summaryLine };
+  }
   const cmp = compareRunFolder(runDir);
   const a = cmp.analysis;
   const files = [...cmp.files];
-  const { refs, svgs } = await renderCharts(a);
-  writeCharts(runDir, svgs, files);
-  const md = join(runDir, 'report.md');
-  writeFileAtomic(md, renderReportMarkdown(a, refs));
-  const html = join(runDir, 'report.html');
-  writeFileAtomic(html, renderReportHtml(a, refs, svgs));
-  files.push(md, html);
+  await writePages(a, reportTitle(a), (refs) => reportBlocks(a, refs), files);
   return { analysis: a, files, summaryLine: cmp.summaryLine };
 }
