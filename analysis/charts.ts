@@ -96,7 +96,8 @@ export function collapseSpec(
     width: CHART.width,
     height: CHART.panelHeight,
     data: { values: values as unknown as Record<string, unknown>[] },
-    mark: { type: 'line', strokeWidth: 1.5 },
+    // A line's description would name only its first sample: no tip on these.
+    mark: { type: 'line', strokeWidth: 1.5, aria: false },
     encoding: {
       x: { field: 't_s', type: 'quantitative', title: xTitle },
       y: {
