@@ -7,121 +7,11 @@ import { COMPONENTS, type Component } from './attribution.ts';
 import type { PointAnalysis } from './run-analysis.ts';
 import type { ServerTimeline } from './server-timeline.ts';
 
-/** One point of a latency-vs-load chart. `low`/`high` only on real points (the 95 % interval). */
-export interface LatencyDatum {
-  load: number;
-  percentile: 'p99' | 'p99.9';
-  source: 'sim' | 'real';
-  seed: number;
-  value: number;
-  low?: number;
-  high?: number;
-}
+/** The Vega-Lite schema every spec names. */
+export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
 
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
-
-/** The p99 / p99.9 data of one configuration and cancellation mode; collapsed and missing values are left out. */
-export function latencyData(points: readonly PointAnalysis[]): LatencyDatum[] {
-  const out: LatencyDatum[] = [];
-  for (const p of points) {
-    for (const source of ['sim', 'real'] as const) {
-      const row = source === 'sim' ? p.sim : p.real;
-      if (!row || row.collapsed) continue;
-      for (const [percentile, v] of [
-        ['p99', row.p99_ms],
-        ['p99.9', row.p999_ms],
-      ] as const) {
-        if (v === null || !(v > 0)) continue;
-        const d: LatencyDatum = { load: p.id.load, percentile, source, seed: p.id.seed, value: v };
-        const iv = source === 'real' ? p.intervals?.[percentile] : null;
-        if (iv) {
-          d.low = Math.max(Math.min(iv.low, v), 1e-3);
-          d.high = Math.max(iv.high, v);
-        }
-        out.push(d);
-      }
-    }
-  }
-  return out;
-}
-
-/** p99 and p99.9 against load for one configuration: simulation dashed, measurement solid with its interval. */
-export function latencyVsLoadSpec(
-  title: string,
-  subtitle: string,
-  data: readonly LatencyDatum[],
-  loads: readonly number[],
-): TopLevelSpec {
-  // The matrix's loads fix the axis, so a chart with one load (or one missing) still reads as load.
-  const domain = [Math.min(...loads) - 0.05, Math.max(...loads) + 0.05];
-  const x = {
-    field: 'load',
-    type: 'quantitative',
-    title: 'load ρ',
-    scale: { domain, nice: false },
-    axis: { values: [...loads], format: '.2f' },
-  } as const;
-  const y = {
-    field: 'value',
-    type: 'quantitative',
-    title: 'latency (ms, log scale)',
-    scale: { type: 'log' },
-  } as const;
-  const color = {
-    field: 'percentile',
-    type: 'nominal',
-    title: 'percentile',
-    scale: { domain: ['p99', 'p99.9'], range: ['#1f77b4', '#d62728'] },
-    legend: { symbolType: 'stroke', symbolStrokeWidth: 3, symbolSize: 400 },
-  } as const;
-  const dash = {
-    field: 'source',
-    type: 'nominal',
-    title: 'source',
-    scale: {
-      domain: ['real', 'sim'],
-      range: [
-        [1, 0],
-        [6, 4],
-      ],
-    },
-    legend: {
-      symbolType: 'stroke',
-      symbolStrokeWidth: 2,
-      symbolSize: 400,
-      encode: { symbols: { update: { stroke: { value: '#333' } } } },
-    },
-  } as const;
-  return {
-    $schema: SCHEMA,
-    title: { text: title, subtitle },
-    width: 420,
-    height: 260,
-    config: { legend: { labelLimit: 0 } },
-    data: { values: data as unknown as Record<string, unknown>[] },
-    layer: [
-      {
-        mark: { type: 'line', point: true, strokeWidth: 2 },
-        encoding: { x, y, color, strokeDash: dash, detail: { field: 'seed', type: 'nominal' } },
-      },
-      {
-        transform: [{ filter: 'datum.source === "real" && isValid(datum.low)' }],
-        mark: { type: 'rule', strokeWidth: 2, opacity: 0.6 },
-        encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' }, color },
-      },
-      {
-        transform: [{ filter: 'datum.source === "real" && isValid(datum.low)' }],
-        mark: { type: 'tick', orient: 'horizontal', size: 10, opacity: 0.8 },
-        encoding: { x, y: { ...y, field: 'high' }, color },
-      },
-      {
-        transform: [{ filter: 'datum.source === "real" && isValid(datum.low)' }],
-        mark: { type: 'tick', orient: 'horizontal', size: 10, opacity: 0.8 },
-        encoding: { x, y: { ...y, field: 'low' }, color },
-      },
-    ],
-  } as unknown as TopLevelSpec;
-}
+/** Plot sizes shared by every chart, so the report's charts line up: plot width, heights, y-axis width. */
+export const CHART = Object.freeze({ width: 440, latencyHeight: 260, panelHeight: 160, yAxisExtent: 56 });
 
 /** Per time bin of a collapsed point: median and max latency of the calls intended in the bin. */
 export interface TimelineDatum {
@@ -203,13 +93,19 @@ export function collapseSpec(
   inflight: TimelineDatum[],
 ): TopLevelSpec {
   const panel = (values: TimelineDatum[], yTitle: string, xTitle: string) => ({
-    width: 420,
-    height: 160,
+    width: CHART.width,
+    height: CHART.panelHeight,
     data: { values: values as unknown as Record<string, unknown>[] },
-    mark: { type: 'line', strokeWidth: 1.5 },
+    // A line's description would name only its first sample: no tip on these.
+    mark: { type: 'line', strokeWidth: 1.5, aria: false },
     encoding: {
       x: { field: 't_s', type: 'quantitative', title: xTitle },
-      y: { field: 'value', type: 'quantitative', title: yTitle },
+      y: {
+        field: 'value',
+        type: 'quantitative',
+        title: yTitle,
+        axis: { minExtent: CHART.yAxisExtent, maxExtent: CHART.yAxisExtent },
+      },
       color: { field: 'series', type: 'nominal', title: null },
     },
   });
@@ -220,7 +116,7 @@ export function collapseSpec(
     panels.push(panel(inflight, 'attempts', 's since the first sample (each side on its own clock)'));
   return {
     $schema: SCHEMA,
-    title: { text: title, subtitle },
+    title: { text: title, subtitle, anchor: 'start' },
     config: { legend: { labelLimit: 0 } },
     vconcat: panels,
     resolve: { scale: { color: 'independent' } },
@@ -242,18 +138,6 @@ export function chartName(kind: string, ...parts: string[]): string {
       .replace(/[^a-z0-9.]+/g, '-')
       .replace(/^-|-$/g, '');
   return [kind, ...parts.map(safe)].join('_');
-}
-
-/** The subtitle of a latency chart: what is dashed, what is solid, and which loads collapsed. */
-export function latencySubtitle(points: readonly PointAnalysis[]): string {
-  const collapsed = (side: 'sim' | 'real') =>
-    points.filter((p) => (side === 'sim' ? p.sim : p.real)?.collapsed).map((p) => formatLoad(p.id.load));
-  const parts = ['sim dashed, real solid with its 95 % interval'];
-  const s = collapsed('sim');
-  const r = collapsed('real');
-  if (s.length > 0) parts.push(`sim collapsed at ${[...new Set(s)].join(', ')}`);
-  if (r.length > 0) parts.push(`real collapsed at ${[...new Set(r)].join(', ')}`);
-  return parts.join('; ');
 }
 
 /** One bar segment of the attribution chart: the mean of one part over a point's calls (all, or the tail). */

@@ -77,12 +77,13 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
 /** yargs module of `hedgebench report results/<run>`. */
 export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report [run]',
-  describe: 'Write report.md, report.html and charts/*.svg (and comparison.csv) for a run folder',
+  describe:
+    'Write report.md, report.html and charts/*.svg (and comparison.csv) for a run folder, or the simulation-only report of a `simulate` folder',
   builder: (y) =>
     y
       .positional('run', {
         type: 'string',
-        describe: 'the run folder, e.g. results/<run>',
+        describe: 'the run folder, e.g. results/<run>, or a folder written by `hedgebench simulate`',
       })
       .example('$0 report results/20250101-120000-quick', 'then open results/…/report.html'),
   handler: async (argv) => {

@@ -1,6 +1,8 @@
 // A tiny document model for the report, rendered to Markdown and to a self-contained HTML page, so both
 // outputs say exactly the same things. Pure functions: blocks in, a string out.
 
+import { TIP_SCRIPT, TIP_STYLE } from './svg-tips.ts';
+
 /** One block of the report. Text is plain (inline `code` and **bold** marks are the only markup). */
 export type Block =
   | { kind: 'heading'; level: 1 | 2 | 3; text: string }
@@ -49,9 +51,13 @@ function inline(s: string): string {
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}th,td{border:1px solid #ccc;padding:3px 8px}
 th{background:#f4f4f4}td.r{text-align:right;font-variant-numeric:tabular-nums}code{background:#f4f4f4;padding:0 3px}
-figure{margin:1.5em 0}figcaption{font-size:0.9em;color:#555}`;
+figure{margin:1.5em 0}figcaption{font-size:0.9em;color:#555}figure svg{max-width:100%;height:auto}
+${TIP_STYLE}`;
 
-/** The blocks as one HTML page; each chart's SVG (from `svgs`, by file) is embedded inline. */
+/**
+ * The blocks as one HTML page; each chart's SVG (from `svgs`, by file) is embedded inline, with a small
+ * inline script for the charts' tooltips (the SVG reads the same without it).
+ */
 export function toHtml(title: string, blocks: readonly Block[], svgs: ReadonlyMap<string, string>): string {
   const out: string[] = [];
   for (const b of blocks) {
@@ -61,7 +67,9 @@ export function toHtml(title: string, blocks: readonly Block[], svgs: ReadonlyMa
     else if (b.kind === 'chart') {
       const svg = svgs.get(b.file);
       const body = svg ?? `<p>(chart ${escapeHtml(b.file)} was not rendered)</p>`;
-      out.push(`<figure>${body}<figcaption>${inline(b.title)}</figcaption></figure>`);
+      out.push(
+        `<figure data-chart="${escapeHtml(b.file)}">${body}<figcaption>${inline(b.title)}</figcaption></figure>`,
+      );
     } else {
       const cls = (i: number) => (b.align?.[i] === 'right' ? ' class="r"' : '');
       const head = `<tr>${b.head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr>`;
@@ -76,7 +84,7 @@ export function toHtml(title: string, blocks: readonly Block[], svgs: ReadonlyMa
 <head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body>
 ${out.join('\n')}
-</body>
+${blocks.some((b) => b.kind === 'chart') ? `<script>${TIP_SCRIPT}</script>\n` : ''}</body>
 </html>
 `;
 }

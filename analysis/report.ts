@@ -5,7 +5,8 @@ import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
-import { type Block, toHtml, toMarkdown } from './report-doc.ts';
+import { pointVerdictText } from './point-verdict.ts';
+import type { Block } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 
@@ -13,20 +14,22 @@ import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 export interface ChartRef {
   file: string;
   title: string;
-  kind: 'latency' | 'collapse' | 'attribution';
+  kind: 'agreement' | 'latency' | 'collapse' | 'attribution';
 }
 
 const DASH = '—';
 const LATENCY: ReadonlySet<string> = new Set(['p50', 'p99', 'p99.9']);
 
 /** Latency in ms with about three significant digits. */
-const ms = (v: number | null | undefined) => formatMs(v, { missing: DASH });
+export const ms = (v: number | null | undefined) => formatMs(v, { missing: DASH });
 
-function pct(v: number | null | undefined, decimals = 2): string {
+/** A fraction as a percentage, e.g. `12.50 %`; — when unknown. */
+export function pct(v: number | null | undefined, decimals = 2): string {
   return v === null || v === undefined || !Number.isFinite(v) ? DASH : `${(v * 100).toFixed(decimals)} %`;
 }
 
-function fixed(v: number | null | undefined, d: number): string {
+/** A number with fixed decimals; — when unknown. */
+export function fixed(v: number | null | undefined, d: number): string {
   return v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(d);
 }
 
@@ -34,7 +37,8 @@ function pair(p: PointAnalysis, f: (r: PointRow) => string): string {
   return `${p.sim ? f(p.sim) : DASH} / ${p.real ? f(p.real) : DASH}`;
 }
 
-function latencyCell(row: PointRow | undefined): string {
+/** The study table's cell of one side: `p99 / p99.9` in ms, or `collapse`. */
+export function latencyCell(row: PointRow | undefined): string {
   if (!row) return DASH;
   if (row.collapsed) return 'collapse';
   return `${ms(row.p99_ms)} / ${ms(row.p999_ms)}`;
@@ -54,19 +58,13 @@ function realCell(p: PointAnalysis): string {
   return cell;
 }
 
-/** One-phrase verdict of a point over all its metrics. */
-function pointVerdictText(p: PointAnalysis): string {
-  const shared =
-    p.rows.length > 0 && p.rows.every((r) => r.verdict === p.rows[0].verdict) ? p.rows[0].verdict : null;
-  if (shared && shared !== 'agrees') return shared;
-  const agree = p.rows.filter((r) => r.verdict === 'agrees').length;
-  const off = p.rows.filter((r) => r.verdict !== 'agrees').map((r) => `${r.metric} ${r.verdict}`);
-  return off.length === 0
-    ? `agrees ${agree}/${p.rows.length}`
-    : `agrees ${agree}/${p.rows.length}; ${off.join(', ')}`;
-}
-
-function studyTables(a: RunAnalysis): Block[] {
+/** The reference study's tables, one per cancellation mode (and seed); `cells` fills a point's cells. */
+export function studyTables(
+  a: RunAnalysis,
+  cells: (p: PointAnalysis | undefined) => string[] = (p) =>
+    p ? [latencyCell(p.sim), realCell(p)] : [DASH, 'not planned'],
+  sides: readonly string[] = ['sim', 'real'],
+): Block[] {
   const m = a.manifest.matrix;
   const blocks: Block[] = [];
   for (const mode of m.cancellation) {
@@ -75,7 +73,7 @@ function studyTables(a: RunAnalysis): Block[] {
       blocks.push({ kind: 'heading', level: 3, text: `cancellation \`${mode}\`${suffix}` });
       const head = [
         'configuration',
-        ...m.loads.flatMap((l) => [`${formatLoad(l)} sim`, `${formatLoad(l)} real`]),
+        ...m.loads.flatMap((l) => sides.map((side) => `${formatLoad(l)} ${side}`)),
       ];
       const rows = m.configs.map((c) => [
         c.name,
@@ -87,7 +85,7 @@ function studyTables(a: RunAnalysis): Block[] {
               q.id.seed === seed &&
               formatLoad(q.id.load) === formatLoad(l),
           );
-          return p ? [latencyCell(p.sim), realCell(p)] : [DASH, 'not planned'];
+          return cells(p);
         }),
       ]);
       blocks.push({
@@ -101,12 +99,12 @@ function studyTables(a: RunAnalysis): Block[] {
   return blocks;
 }
 
+/** The first columns of every per-point table: what names the point. */
+export const POINT_ID_HEAD: readonly string[] = ['configuration', 'load', 'cancellation', 'seed'];
+
 function pointsTable(a: RunAnalysis): Block {
   const head = [
-    'configuration',
-    'load',
-    'cancellation',
-    'seed',
+    ...POINT_ID_HEAD,
     'state',
     'requests/call (sim / real)',
     'hedge rate',
@@ -281,7 +279,7 @@ function headerBlocks(a: RunAnalysis): Block[] {
       ? 'local (everything on this machine)'
       : 'separate hosts (see manifest.json)';
   const blocks: Block[] = [
-    { kind: 'heading', level: 1, text: `hedgebench report — ${a.manifest.run}` },
+    { kind: 'heading', level: 1, text: reportTitle(a) },
     {
       kind: 'paragraph',
       text: `Matrix \`${m.name}\`: ${m.configs.length} configurations × ${m.loads.length} loads × ${m.cancellation.length} cancellation modes × ${m.seeds.length} seeds, ${m.calls} calls per point (the first ${Math.round(m.warmupFraction * 100)} % not measured), ${m.model.workers} workers. Created ${mf.createdAt ?? '?'}, finished ${mf.finishedAt ?? 'not finished'}; git ${mf.gitCommit ?? 'unknown'}; Node ${mf.node ?? '?'}; machine: ${machine}; hosts: ${hosts}.`,
@@ -300,11 +298,31 @@ function headerBlocks(a: RunAnalysis): Block[] {
   return blocks;
 }
 
-/** The report's blocks, in order: header, study tables, per-point table, divergences, reasons, charts, method. */
+/** The Charts section: how to read the latency charts, then every chart (or why there is none). */
+export function chartBlocks(charts: readonly ChartRef[], simulationOnly = false): Block[] {
+  if (charts.length === 0) return [{ kind: 'paragraph', text: 'No chart: no point has data yet.' }];
+  const how = simulationOnly
+    ? "Latency charts share one log scale; ▲ at the top of a chart marks a load where the simulation collapsed; each seed has its own shape. In report.html, hovering a mark shows the point's figures."
+    : "Latency charts share one log scale. Filled marks are simulated or valid measurements; a hollow grey mark is a measurement that failed its self-check (the legend names why), a hollow mark with a dashed bar an interval the sample cannot bound above; ▲ at the top of a chart marks a load where a side collapsed. Each seed has its own shape. In report.html, hovering a mark shows the point's figures.";
+  return [
+    { kind: 'paragraph', text: how },
+    ...charts.map((c): Block => ({ kind: 'chart', file: c.file, title: c.title })),
+  ];
+}
+
+/** The report's blocks, in order: header, agreement grids, study tables, per-point table, divergences, reasons, charts, method. */
 export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block[] {
   const tol = RATE_TOLERANCE;
+  const agreement = charts.filter((c) => c.kind === 'agreement');
+  const others = charts.filter((c) => c.kind !== 'agreement');
   return [
     ...headerBlocks(a),
+    { kind: 'heading', level: 2, text: 'Where simulation and measurement agree' },
+    {
+      kind: 'paragraph',
+      text: 'One cell per point (configuration × load; with several seeds, one cell per seed), coloured by its verdict over the 7 compared metrics; `k/7` counts the metrics that agree. The tables below give the figures; in report.html, hovering a cell shows them.',
+    },
+    ...agreement.map((c): Block => ({ kind: 'chart', file: c.file, title: c.title })),
     { kind: 'heading', level: 2, text: 'Latency p99 / p99.9 (ms): simulation and measurement side by side' },
     {
       kind: 'paragraph',
@@ -324,10 +342,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     { kind: 'heading', level: 2, text: 'Invalid, collapsed and open-ended points' },
     ...reasonsBlock(a),
     { kind: 'heading', level: 2, text: 'Charts' },
-    ...(charts.length === 0
-      ? [{ kind: 'paragraph', text: 'No chart: no point has data yet.' } as Block]
-      : []),
-    ...charts.map((c): Block => ({ kind: 'chart', file: c.file, title: c.title })),
+    ...chartBlocks(others),
     { kind: 'heading', level: 2, text: 'How to read the verdicts' },
     {
       kind: 'paragraph',
@@ -336,16 +351,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
   ];
 }
 
-/** The report as Markdown (report.md). */
-export function renderReportMarkdown(a: RunAnalysis, charts: readonly ChartRef[]): string {
-  return toMarkdown(reportBlocks(a, charts));
-}
-
-/** The report as one HTML page with every chart's SVG embedded (report.html); `svgs` maps chart file → SVG. */
-export function renderReportHtml(
-  a: RunAnalysis,
-  charts: readonly ChartRef[],
-  svgs: ReadonlyMap<string, string>,
-): string {
-  return toHtml(`hedgebench report — ${a.manifest.run}`, reportBlocks(a, charts), svgs);
+/** The title of a run's report (report.md's heading, report.html's <title>). */
+export function reportTitle(a: RunAnalysis): string {
+  return `hedgebench report — ${a.manifest.run}`;
 }

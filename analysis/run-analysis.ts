@@ -71,6 +71,8 @@ export interface RunAnalysis {
   notes: string[];
   /** Seeds of the simulated rows in points.csv (to warn about rows another `simulate` left there). */
   simSeeds: number[];
+  /** A `hedgebench simulate` folder: sim rows only, nothing measured or compared (sim-folder.ts). */
+  simulationOnly: boolean;
 }
 
 function readSimCache(runDir: string): PointRow[] {
@@ -86,6 +88,31 @@ function readSimCache(runDir: string): PointRow[] {
 
 function describe(e: ManifestPoint): string {
   return `${entryConfigName(e)} at load ${formatLoad(e.load)} (${e.cancellation}, seed ${e.seed})`;
+}
+
+/** A point as known before its measurement is read: the entry, its key and id, and its sim row if any. */
+export function pointWithoutMeasurement(
+  entry: ManifestPoint,
+  key: string,
+  id: PointId,
+  sim: PointRow | undefined,
+): PointAnalysis {
+  return {
+    entry,
+    key,
+    id,
+    sim,
+    real: undefined,
+    realSource: 'none',
+    intervals: null,
+    invalidReasons: [],
+    collapseReasons: [],
+    inflightTimeline: [],
+    timeline: null,
+    collapse: null,
+    attribution: null,
+    rows: [],
+  };
 }
 
 /** Reads and analyses results/<run> (throws RunFolderError when the folder has no valid manifest). */
@@ -107,22 +134,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
       seed: entry.seed,
       ...dimCellsOf(entry.dims),
     };
-    const p: PointAnalysis = {
-      entry,
-      key,
-      id,
-      sim: sim.get(key),
-      real: undefined,
-      realSource: 'none',
-      intervals: null,
-      invalidReasons: [],
-      collapseReasons: [],
-      inflightTimeline: [],
-      timeline: null,
-      collapse: null,
-      attribution: null,
-      rows: [],
-    };
+    const p = pointWithoutMeasurement(entry, key, id, sim.get(key));
     if (entry.state === 'failed')
       notes.push(`${describe(entry)} failed: ${entry.reason ?? 'no reason recorded'}`);
     if (entry.state === 'pending') notes.push(`${describe(entry)} was not measured (pending)`);
@@ -199,6 +211,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     summary: summarize(comparison, points.length, compared),
     notes,
     simSeeds: rows.filter((r) => r.source === 'sim').map((r) => r.seed),
+    simulationOnly: false,
   };
 }
 

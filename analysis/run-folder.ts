@@ -25,7 +25,7 @@ export function readManifest(runDir: string): RunManifest {
   const path = join(runDir, 'manifest.json');
   if (!existsSync(path)) {
     throw new RunFolderError(
-      `${path} does not exist; pass a run folder written by \`hedgebench run\` (e.g. results/<run>)`,
+      `${path} does not exist; pass a run folder written by \`hedgebench run\` (e.g. results/<run>); \`hedgebench report\` also takes a folder of \`hedgebench simulate\``,
     );
   }
   let json: unknown;

@@ -3,12 +3,13 @@
 
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
+import { addSvgTitles } from './svg-tips.ts';
 
-/** Compiles and renders one spec to SVG; the view is finalized afterwards. */
+/** Compiles and renders one spec to SVG, each described mark with its <title>; the view is finalized afterwards. */
 export async function renderSpecToSvg(spec: TopLevelSpec): Promise<string> {
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   try {
-    return await view.toSVG();
+    return addSvgTitles(await view.toSVG());
   } finally {
     view.finalize();
   }

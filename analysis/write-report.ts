@@ -3,21 +3,24 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoad, rawPaths } from '../contract/index.ts';
+import { agreementData, agreementSpec } from './agreement-chart.ts';
 import {
   attributionData,
   attributionSpec,
   chartName,
   collapseSpec,
   inflightOverTime,
-  latencyData,
   latencyOverTime,
-  latencySubtitle,
-  latencyVsLoadSpec,
   renderSvg,
 } from './charts.ts';
+import { latencySubtitle, latencyVsLoadSpec } from './latency-chart.ts';
+import { latencyData, latencyDomain } from './latency-data.ts';
 import { readCallsCsv } from './raw-files.ts';
-import { type ChartRef, renderReportHtml, renderReportMarkdown } from './report.ts';
+import { type ChartRef, reportBlocks, reportTitle } from './report.ts';
+import { type Block, toHtml, toMarkdown } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
+import { analyzeSimulation, isSimulationFolder } from './sim-folder.ts';
+import { simulationBlocks, simulationTitle } from './sim-report.ts';
 import { compareRunFolder, writeFileAtomic } from './write-comparison.ts';
 
 /** What `report` produced. */
@@ -51,22 +54,55 @@ async function collapseChart(
   };
 }
 
-/** Renders every chart of the run: p99/p99.9 vs load per configuration and mode, then collapsed points. */
+/** The agreement grid of each cancellation mode (a run's first picture; none for a simulation). */
+async function agreementCharts(a: RunAnalysis, refs: ChartRef[], svgs: Map<string, string>): Promise<void> {
+  if (a.simulationOnly) return;
+  const m = a.manifest.matrix;
+  for (const mode of m.cancellation) {
+    const pts = a.points.filter((p) => p.id.cancellation === mode);
+    if (pts.length === 0) continue;
+    const title = `Where sim and real agree — cancellation ${mode}`;
+    const configs = m.configs.map((c) => c.name);
+    const file = `charts/${chartName('agreement', mode)}.svg`;
+    svgs.set(file, await renderSvg(agreementSpec(title, agreementData(pts), configs, m.loads, m.seeds)));
+    refs.push({ file, title, kind: 'agreement' });
+  }
+}
+
+/** p99/p99.9 against load per configuration and mode, all on one log scale. */
+async function latencyCharts(a: RunAnalysis, refs: ChartRef[], svgs: Map<string, string>): Promise<void> {
+  const m = a.manifest.matrix;
+  const charts = m.cancellation.flatMap((mode) =>
+    m.configs.map((c) => {
+      const pts = a.points.filter((p) => p.id.config === c.name && p.id.cancellation === mode);
+      return { mode, config: c.name, data: latencyData(pts, m.seeds, m.loads) };
+    }),
+  );
+  const drawn = charts.filter((c) => c.data.points.length > 0 || c.data.collapses.length > 0);
+  const domain = latencyDomain(drawn.map((c) => c.data));
+  for (const { mode, config, data } of drawn) {
+    const title = `${config} — cancellation ${mode}: p99 and p99.9 against load`;
+    const file = `charts/${chartName('latency', mode, config)}.svg`;
+    const spec = latencyVsLoadSpec({
+      title,
+      subtitle: latencySubtitle(data, a.simulationOnly),
+      data,
+      loads: m.loads,
+      seeds: m.seeds,
+      yDomain: domain,
+      simulationOnly: a.simulationOnly,
+    });
+    svgs.set(file, await renderSvg(spec));
+    refs.push({ file, title, kind: 'latency' });
+  }
+}
+
+/** Renders every chart of the run: agreement grids, latency against load, attribution, collapsed points. */
 export async function renderCharts(a: RunAnalysis): Promise<{ refs: ChartRef[]; svgs: Map<string, string> }> {
   const refs: ChartRef[] = [];
   const svgs = new Map<string, string>();
-  const m = a.manifest.matrix;
-  for (const mode of m.cancellation) {
-    for (const c of m.configs) {
-      const pts = a.points.filter((p) => p.id.config === c.name && p.id.cancellation === mode);
-      const data = latencyData(pts);
-      if (data.length === 0) continue;
-      const title = `${c.name} — cancellation ${mode}: p99 and p99.9 against load`;
-      const file = `charts/${chartName('latency', mode, c.name)}.svg`;
-      svgs.set(file, await renderSvg(latencyVsLoadSpec(title, latencySubtitle(pts), data, m.loads)));
-      refs.push({ file, title, kind: 'latency' });
-    }
-  }
+  await agreementCharts(a, refs, svgs);
+  await latencyCharts(a, refs, svgs);
   const parts = attributionData(everyPoint(a));
   if (parts.length > 0) {
     const file = 'charts/attribution.svg';
@@ -84,17 +120,13 @@ export async function renderCharts(a: RunAnalysis): Promise<{ refs: ChartRef[]; 
   return { refs, svgs };
 }
 
-/** Writes comparison.csv/.txt, charts/*.svg, report.md and report.html for results/<run>. */
-export async function writeReport(runDir: string): Promise<ReportResult> {
-  const cmp = compareRunFolder(runDir);
-  const a = cmp.analysis;
-  const files = [...cmp.files];
-  const { refs, svgs } = await renderCharts(a);
+/** Writes charts/*.svg (dropping charts of an earlier report that this one no longer draws). */
+function writeCharts(runDir: string, svgs: ReadonlyMap<string, string>, files: string[]): void {
   const chartsDir = join(runDir, 'charts');
   mkdirSync(chartsDir, { recursive: true });
   // Charts of an earlier report that this one no longer draws would mislead; drop them.
   for (const f of readdirSync(chartsDir)) {
-    if (/^(latency_|collapse_|attribution).*\.svg$/.test(f) && !svgs.has(`charts/${f}`))
+    if (/^(agreement_|latency_|collapse_|attribution).*\.svg$/.test(f) && !svgs.has(`charts/${f}`))
       rmSync(join(chartsDir, f));
   }
   for (const [file, svg] of svgs) {
@@ -102,10 +134,40 @@ export async function writeReport(runDir: string): Promise<ReportResult> {
     writeFileSync(path, svg);
     files.push(path);
   }
-  const md = join(runDir, 'report.md');
-  writeFileAtomic(md, renderReportMarkdown(a, refs));
-  const html = join(runDir, 'report.html');
-  writeFileAtomic(html, renderReportHtml(a, refs, svgs));
+}
+
+/** Draws the charts and writes charts/*.svg, report.md and report.html from the report's blocks. */
+async function writePages(
+  a: RunAnalysis,
+  title: string,
+  blocksOf: (charts: ChartRef[]) => Block[],
+  files: string[],
+): Promise<void> {
+  const { refs, svgs } = await renderCharts(a);
+  writeCharts(a.runDir, svgs, files);
+  const blocks = blocksOf(refs);
+  const md = join(a.runDir, 'report.md');
+  writeFileAtomic(md, toMarkdown(blocks));
+  const html = join(a.runDir, 'report.html');
+  writeFileAtomic(html, toHtml(title, blocks, svgs));
   files.push(md, html);
+}
+
+/**
+ * Writes comparison.csv/.txt, charts/*.svg, report.md and report.html for results/<run>; for a folder of
+ * `hedgebench simulate` (no manifest.json), the simulation's charts and report only.
+ */
+export async function writeReport(runDir: string): Promise<ReportResult> {
+  if (isSimulationFolder(runDir)) {
+    const a = analyzeSimulation(runDir);
+    const files: string[] = [];
+    await writePages(a, simulationTitle(a), (refs) => simulationBlocks(a, refs), files);
+    const summaryLine = `simulation only: ${a.points.length} simulated points, nothing measured or compared`;
+    return { analysis: a, files, summaryLine };
+  }
+  const cmp = compareRunFolder(runDir);
+  const a = cmp.analysis;
+  const files = [...cmp.files];
+  await writePages(a, reportTitle(a), (refs) => reportBlocks(a, refs), files);
   return { analysis: a, files, summaryLine: cmp.summaryLine };
 }

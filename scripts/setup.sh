@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine lacks for hedgebench, idempotently: Debian packages, npm packages, bundles.
+# Installs what a fresh machine lacks for hedgebench, idempotently: Debian packages (chromium for the
+# report's browser test among them), npm packages, bundles.
 # Safe to run again: each step checks before it acts. Run as root (or with sudo available).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,8 @@ command -v sshd >/dev/null || [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v rsync >/dev/null || need+=(rsync)
 command -v ip >/dev/null || need+=(iproute2)
 command -v ps >/dev/null || need+=(procps)
+# Debian's chromium: the report's browser test opens report.html in it (headless); nothing is downloaded at run time.
+command -v chromium >/dev/null || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   echo "setup: installing Debian packages: ${need[*]}" >&2

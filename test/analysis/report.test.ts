@@ -1,17 +1,40 @@
 // compare and report on a small hand-built run folder: comparison.csv is byte-for-byte reproducible (also
-// through the CLI), the report has a row for every point, says which point failed, and its SVGs are real.
+// through the CLI), the report has a row for every point, says which point failed, and its SVGs are real;
+// report also takes a `hedgebench simulate` folder.
 
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPARISON_HEADER, parseComparisonCsv } from '../../analysis/comparison-csv.ts';
 import { compareRunFolder, writeReport } from '../../analysis/index.ts';
 import { analyzeRun } from '../../analysis/run-analysis.ts';
 import { parsePointsCsv } from '../../contract/index.ts';
+import { parseMatrix } from '../../model/index.ts';
 import { createCli } from '../../orchestrator/cli.ts';
+import { simulateMatrix } from '../../simulator/index.ts';
 import { slugOf, VERDICT_POINTS, writeFixtureRun } from './fixture.ts';
 
 const dirs: string[] = [];
+
+/** Runs the CLI in this process and returns what it wrote to stdout (stderr is dropped). */
+async function captureCli(argv: string[]): Promise<string> {
+  const write = process.stdout.write;
+  let out = '';
+  process.stdout.write = ((chunk: string) => {
+    out += chunk;
+    return true;
+  }) as typeof process.stdout.write;
+  const errWrite = process.stderr.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    await createCli(argv).parseAsync();
+  } finally {
+    process.stdout.write = write;
+    process.stderr.write = errWrite;
+  }
+  return out;
+}
 let dir: string;
 
 beforeAll(() => {
@@ -46,20 +69,7 @@ describe('compare', () => {
     const csv1 = readFileSync(join(dir, 'comparison.csv'));
     const txt1 = readFileSync(join(dir, 'comparison.txt'));
     writeFileSync(join(dir, 'comparison.csv'), 'stale');
-    const write = process.stdout.write;
-    let out = '';
-    process.stdout.write = ((chunk: string) => {
-      out += chunk;
-      return true;
-    }) as typeof process.stdout.write;
-    const errWrite = process.stderr.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write;
-    try {
-      await createCli(['compare', dir]).parseAsync();
-    } finally {
-      process.stdout.write = write;
-      process.stderr.write = errWrite;
-    }
+    const out = await captureCli(['compare', dir]);
     expect(readFileSync(join(dir, 'comparison.csv')).equals(csv1)).toBe(true);
     expect(readFileSync(join(dir, 'comparison.txt')).equals(txt1)).toBe(true);
     expect(out).toBe(`${first.summaryLine}\n${first.calibrationLine}\n`);
@@ -126,10 +136,11 @@ describe('report', () => {
     );
   });
 
-  it('renders valid SVG charts: latency per configuration and the collapsed point over time', async () => {
+  it('renders valid SVG charts: agreement, latency per configuration and the collapsed point over time', async () => {
     await writeReport(dir);
     const files = readdirSync(join(dir, 'charts')).sort();
     expect(files).toEqual([
+      'agreement_ignore.svg',
       `collapse_${slugOf({ config: 'hedge, default budget', load: 0.95 }).replace(/_/g, '-')}.svg`,
       'latency_ignore_hedge-default-budget.svg',
       'latency_ignore_hedge-no-budget.svg',
@@ -159,6 +170,39 @@ describe('report', () => {
     const first = read();
     await writeReport(dir);
     expect(read()).toEqual(first);
+  });
+
+  it('reports a `hedgebench simulate` folder: its charts and tables, no comparison, and says so', async () => {
+    const sim = mkdtempSync(join(tmpdir(), 'hb-sim-report-'));
+    dirs.push(sim);
+    const matrix = parseMatrix({
+      name: 'sim-only',
+      configs: ['no hedge', 'hedge, default budget'],
+      loads: [0.5, 0.95],
+      cancellation: ['ignore'],
+      seeds: [1, 2],
+      calls: 2000,
+    });
+    await simulateMatrix(matrix, sim, { threads: 0 });
+    const out = await captureCli(['report', sim]);
+    expect(out).toBe('simulation only: 8 simulated points, nothing measured or compared\n');
+    expect(existsSync(join(sim, 'comparison.csv'))).toBe(false);
+    const md = readFileSync(join(sim, 'report.md'), 'utf8');
+    expect(md).toContain('# hedgebench report — simulation sim-only');
+    expect(md).toContain('**A simulation only**');
+    expect(md).not.toContain('## Divergences');
+    expect(md).not.toContain('agreement_');
+    expect(md).toMatch(/\| configuration \| 0\.50 sim \| 0\.95 sim \|/);
+    expect(md).toMatch(/\| hedge, default budget \| [\d.]+ \/ [\d.]+ \| (collapse|[\d.]+ \/ [\d.]+) \|/);
+    expect(readdirSync(join(sim, 'charts')).sort()).toEqual([
+      'latency_ignore_hedge-default-budget.svg',
+      'latency_ignore_no-hedge.svg',
+    ]);
+    const svg = readFileSync(join(sim, 'charts', 'latency_ignore_no-hedge.svg'), 'utf8');
+    expect(svg).toContain('simulated, dashed (nothing measured)');
+    expect(svg).not.toContain('this mark: real');
+    const html = readFileSync(join(sim, 'report.html'), 'utf8');
+    expect((html.match(/<svg/g) ?? []).length).toBe(2);
   });
 
   it('still reports a run whose points are all pending and whose points.csv is missing', async () => {
