@@ -11,7 +11,7 @@ export const CLI = join(ROOT, 'dist', 'hedgebench.mjs');
 
 /** Fails loudly when the bundles are missing (npm test builds them first). */
 export function requireBuild(): void {
-  for (const b of ['hedgebench.mjs', 'target-server.mjs', 'loadgen.mjs']) {
+  for (const b of ['hedgebench.mjs', 'target-server.mjs', 'loadgen.mjs', 'sim-worker.mjs']) {
     if (!existsSync(join(ROOT, 'dist', b))) {
       throw new Error(`dist/${b} is missing: run \`npm run build\` before these tests (npm test does)`);
     }

@@ -1,7 +1,7 @@
 // The matrix runner and `hedgebench simulate`: results do not depend on the number of threads, the same
 // matrix and seed give a byte-identical points.csv, and a bad matrix gets an error naming the field.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPointsCsv, POINTS_HEADER } from '../../contract/index.ts';
 import { expandMatrix, parseMatrix } from '../../model/index.ts';
 import { packageRoot, readMatrixFile, runPoints, SimWorkerError } from '../../simulator/index.ts';
+import { requireBuild } from '../orchestrator/fixture.ts';
 
 const root = packageRoot();
 const dir = mkdtempSync(join(tmpdir(), 'hb-sim-'));
@@ -23,8 +24,9 @@ const spec = {
 };
 
 beforeAll(() => {
-  // The worker threads and the CLI run the bundles.
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  // The worker threads and the CLI run the bundles that `npm test` builds first. Building them here
+  // again would replace dist/ under the CLI tests running beside this file.
+  requireBuild();
   writeFileSync(join(dir, 'tiny.json'), JSON.stringify(spec));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
