@@ -3,6 +3,7 @@
 import { formatLoad, formatMs, type PointRow, percentileOf } from '../contract/index.ts';
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
+import { claimsBlocks } from './claims/index.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { type Block, toHtml, toMarkdown } from './report-doc.ts';
@@ -305,6 +306,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
   const tol = RATE_TOLERANCE;
   return [
     ...headerBlocks(a),
+    ...claimsBlocks(a),
     { kind: 'heading', level: 2, text: 'Latency p99 / p99.9 (ms): simulation and measurement side by side' },
     {
       kind: 'paragraph',

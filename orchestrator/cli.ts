@@ -1,6 +1,6 @@
 // The hedgebench CLI: one yargs program; each part contributes its command module.
 import yargs, { type Argv, type CommandModule } from 'yargs';
-import { compareCommand, reportCommand } from '../analysis/index.ts';
+import { claimsCommand, compareCommand, reportCommand } from '../analysis/index.ts';
 import { loadgenCommand } from '../loadgen/index.ts';
 import { simulateCommand } from '../simulator/index.ts';
 import { targetServerCommand } from '../target-server/index.ts';
@@ -14,6 +14,7 @@ const commands: CommandModule[] = [
   targetServerCommand as CommandModule,
   compareCommand as unknown as CommandModule,
   reportCommand as unknown as CommandModule,
+  claimsCommand as unknown as CommandModule,
   loadgenCommand as unknown as CommandModule,
 ];
 
