@@ -73,6 +73,7 @@ export function pendingEntry(pp: PlannedPoint): PointEntry {
     load: p.load,
     cancellation: p.cancellation,
     seed: p.seed,
+    ...(p.dims === undefined ? {} : { dims: p.dims }),
     calls: p.calls,
     calibration: pp.calibration,
     state: 'pending',

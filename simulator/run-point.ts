@@ -118,6 +118,7 @@ class PointSimulation {
       source: 'sim',
       calls: p.calls,
       workers: p.model.workers,
+      dims: p.dims,
     });
     const n = Math.max(0, p.calls - this.warm);
     // Every measured arrival is sampled up to TIMELINE_CAP samples; beyond, every stride-th one.
