@@ -1,6 +1,7 @@
 // The rows of one source and one seed, looked up by point, and the three-valued checks a claim is made of.
 
 import { formatLoad } from '../../contract/index.ts';
+import { referenceConfig } from '../../model/index.ts';
 import type { ClaimRow, ClaimVerdict } from './claim-row.ts';
 
 /** One finding of a claim: its verdict and the words and figures behind it. */
@@ -9,11 +10,15 @@ export interface Check {
   text: string;
 }
 
-/** A point of the source and seed at hand (the seed is the set's own). */
+/**
+ * A point of the source and seed at hand (the seed is the set's own). `delayMs` absent = the
+ * configuration's own hedge delay (a row without `delay_ms`, or one whose `delay_ms` is that delay).
+ */
 export interface PointRef {
   config: string;
   load: number;
   cancellation: 'ignore' | 'propagate';
+  delayMs?: number;
 }
 
 /**
@@ -29,6 +34,7 @@ export function allOf(checks: readonly Check[]): ClaimVerdict {
 /** The rows of one source and one seed, indexed by (config, load, cancellation). */
 export class ClaimPoints {
   private readonly byKey = new Map<string, ClaimRow>();
+  private readonly mine: ClaimRow[] = [];
 
   constructor(
     readonly source: string,
@@ -36,13 +42,34 @@ export class ClaimPoints {
     rows: readonly ClaimRow[],
   ) {
     for (const r of rows) {
-      if (r.source === source && r.seed === seed) this.byKey.set(keyOf(r), r);
+      if (r.source !== source || r.seed !== seed) continue;
+      this.mine.push(r);
+      const key = keyOf({ ...r, delayMs: r.delay_ms == null ? undefined : Number(r.delay_ms) });
+      // The configuration's own delay written out (`delay_ms` = 20) is the same point as its default;
+      // the row without the column wins.
+      if (!this.byKey.has(key) || r.delay_ms == null) this.byKey.set(key, r);
     }
   }
 
   /** The row of a point, or undefined when the source has none. */
   get(p: PointRef): ClaimRow | undefined {
     return this.byKey.get(keyOf(p));
+  }
+
+  /**
+   * The hedge delays (ascending, ms) the source has for a configuration at a load and mode: every
+   * `delay_ms`, and a reference configuration's own delay for its row without one.
+   */
+  delays(config: string, load: number, cancellation: PointRef['cancellation']): number[] {
+    const own = referenceConfig(config)?.hedge?.delayMs;
+    const out: number[] = [];
+    for (const r of this.mine) {
+      if (r.config !== config || r.cancellation !== cancellation) continue;
+      if (formatLoad(r.load) !== formatLoad(load)) continue;
+      const d = r.delay_ms == null ? own : Number(r.delay_ms);
+      if (d !== undefined) out.push(d);
+    }
+    return [...new Set(out)].sort((a, b) => a - b);
   }
 
   /** The loads (ascending) at which any of `configs` has a row with this cancellation mode. */
@@ -54,9 +81,10 @@ export class ClaimPoints {
     return [...out].sort((a, b) => a - b);
   }
 
-  /** How a point is named in evidence: `hedge, no budget` 0.95 ignore. */
+  /** How a point is named in evidence: `hedge, no budget` 0.95 ignore (delay 10 ms). */
   name(p: PointRef): string {
-    return `\`${p.config}\` ${formatLoad(p.load)} ${p.cancellation}`;
+    const delay = p.delayMs === undefined ? '' : ` delay ${p.delayMs} ms`;
+    return `\`${p.config}\`${delay} ${formatLoad(p.load)} ${p.cancellation}`;
   }
 
   /** The inconclusive check of a point this source lacks, naming it with its seed. */
@@ -65,8 +93,14 @@ export class ClaimPoints {
   }
 }
 
+/** The delay a key carries: none for the configuration's own (a reference configuration's, e.g. 20 ms). */
+function keyDelay(p: PointRef): string {
+  if (p.delayMs === undefined) return '';
+  return p.delayMs === referenceConfig(p.config)?.hedge?.delayMs ? '' : `|d=${p.delayMs}`;
+}
+
 function keyOf(p: PointRef): string {
-  return `${p.config}|${formatLoad(p.load)}|${p.cancellation}`;
+  return `${p.config}|${formatLoad(p.load)}|${p.cancellation}${keyDelay(p)}`;
 }
 
 /**

@@ -8,11 +8,20 @@ import { CLAIM_3 } from './claim-3-budget-damage.ts';
 import { CLAIM_4 } from './claim-4-small-budget.ts';
 import { CLAIM_5 } from './claim-5-adaptive-limit.ts';
 import { CLAIM_6 } from './claim-6-propagated-cancellation.ts';
+import { CLAIM_7 } from './claim-7-delay-above-queue.ts';
 import type { ClaimResult, ClaimRow } from './claim-row.ts';
 import { sourcesOf } from './claims-input.ts';
 
 /** The study's claims, in its order. */
-export const CLAIMS: readonly ClaimDefinition[] = [CLAIM_1, CLAIM_2, CLAIM_3, CLAIM_4, CLAIM_5, CLAIM_6];
+export const CLAIMS: readonly ClaimDefinition[] = [
+  CLAIM_1,
+  CLAIM_2,
+  CLAIM_3,
+  CLAIM_4,
+  CLAIM_5,
+  CLAIM_6,
+  CLAIM_7,
+];
 
 /** Every claim on every source of `rows` (claim by claim, sources in display order). */
 export function evaluateClaims(rows: readonly ClaimRow[], sources = sourcesOf(rows)): ClaimResult[] {

@@ -7,6 +7,7 @@ export { budgetPreventsCollapseNotDamage, CLAIM_3 } from './claim-3-budget-damag
 export { CLAIM_4, smallerBudgetHelps } from './claim-4-small-budget.ts';
 export { adaptiveLimitKeepsQueueShort, CLAIM_5 } from './claim-5-adaptive-limit.ts';
 export { CLAIM_6, propagatedCancellationEvensOut } from './claim-6-propagated-cancellation.ts';
+export { CLAIM_7, delayMustSitAboveQueue } from './claim-7-delay-above-queue.ts';
 export type { ClaimInterval, ClaimResult, ClaimRow, ClaimVerdict, LatencyColumn } from './claim-row.ts';
 export { CLAIMS_COLUMNS, CLAIMS_HEADER, formatClaimsCsv } from './claims-csv.ts';
 export { claimRowsOfRun, collapseUndecided, readClaimsInput, sourcesOf } from './claims-input.ts';

@@ -31,7 +31,7 @@ export const LATENCY_TOLERANCE = Object.freeze({
 export const CLAIM_RATE_TOLERANCE = RATE_TOLERANCE;
 
 /** What a claim expects of A against B. */
-export type Expectation = 'better' | 'worse' | 'same' | 'not worse';
+export type Expectation = 'better' | 'worse' | 'same' | 'not worse' | 'not better';
 
 const LABEL: Record<LatencyColumn, string> = { p50_ms: 'p50', p99_ms: 'p99', p999_ms: 'p99.9' };
 
@@ -70,12 +70,14 @@ function judgeDifference(expect: Expectation, dLow: number, dHigh: number, m: nu
   if (expect === 'better') return v(dHigh < -m, dLow >= -m);
   if (expect === 'worse') return v(dLow > m, dHigh <= m);
   if (expect === 'not worse') return v(dHigh <= m, dLow > m);
+  if (expect === 'not better') return v(dLow >= -m, dHigh < -m);
   return v(dLow >= -e && dHigh <= e, dHigh < -e || dLow > e);
 }
 
 /** The verdict of an expectation when a collapse decides the relation. */
 function judgeCollapse(expect: Expectation, rel: Relation) {
   if (expect === 'not worse') return rel === 'worse' ? 'fails' : 'holds';
+  if (expect === 'not better') return rel === 'better' ? 'fails' : 'holds';
   return rel === expect ? 'holds' : 'fails';
 }
 
@@ -84,6 +86,11 @@ const FOUND: Record<Expectation, Record<'holds' | 'fails' | 'inconclusive', stri
   better: { holds: 'better', fails: 'not better', inconclusive: 'undecided (the interval straddles −m)' },
   worse: { holds: 'worse', fails: 'not worse', inconclusive: 'undecided (the interval straddles +m)' },
   'not worse': { holds: 'not worse', fails: 'worse', inconclusive: 'undecided (the interval straddles +m)' },
+  'not better': {
+    holds: 'not better',
+    fails: 'better',
+    inconclusive: 'undecided (the interval straddles −m)',
+  },
   same: { holds: 'same', fails: 'different', inconclusive: 'undecided (the interval straddles ±e)' },
 };
 
@@ -186,19 +193,26 @@ export function rateOf(
   return { value: roundTo(v, RATE_DECIMALS[col]), row: r };
 }
 
-/** Checks `col` of a point against a bound: `op` '<=' (at most) or '>=' (at least). Rates are taken as exact. */
+const OP_TEXT = { '<=': '≤', '>=': '≥', '<': '<' } as const;
+
+/** Checks `col` of a point against a bound: at most (`<=`), below (`<`) or at least (`>=`). Rates are taken as exact. */
 export function rateBoundCheck(
   pts: ClaimPoints,
   p: PointRef,
   col: RateColumn,
-  op: '<=' | '>=',
+  op: '<=' | '>=' | '<',
   bound: number,
 ): Check {
   const got = rateOf(pts, p, col);
   if ('verdict' in got) return got;
-  const ok = op === '<=' ? got.value <= bound + 1e-9 : got.value >= bound - 1e-9;
+  const ok =
+    op === '<='
+      ? got.value <= bound + 1e-9
+      : op === '<'
+        ? got.value < bound - 1e-9
+        : got.value >= bound - 1e-9;
   return {
     verdict: ok ? 'holds' : 'fails',
-    text: `${pts.name(p)} ${RATE_LABEL[col]} ${got.value} (expected ${op === '<=' ? '≤' : '≥'} ${bound})`,
+    text: `${pts.name(p)} ${RATE_LABEL[col]} ${got.value} (expected ${OP_TEXT[op]} ${bound})`,
   };
 }

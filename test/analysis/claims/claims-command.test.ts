@@ -52,7 +52,7 @@ describe('hedgebench claims', () => {
     expect(csv[0]).toBe('claim,source,verdict,evidence,summary');
     expect(csv[0]).toBe(CLAIMS_HEADER);
     expect(csv.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(
-      ['1', '2', '3', '4', '5', '6'].map((c) => `${c},sim`),
+      ['1', '2', '3', '4', '5', '6', '7'].map((c) => `${c},sim`),
     );
   });
 
@@ -61,7 +61,7 @@ describe('hedgebench claims', () => {
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout).split('\n')[0]).toMatch(/^claim\s+sim\s+real$/);
     const csv = readFileSync(join(run, 'claims.csv'), 'utf8').trimEnd().split('\n');
-    expect(csv).toHaveLength(1 + 6 * 2);
+    expect(csv).toHaveLength(1 + 7 * 2);
   });
 
   it('refuses a folder that is not a run with one clear error and a non-zero exit', async () => {

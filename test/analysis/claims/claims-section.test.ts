@@ -27,6 +27,7 @@ describe('the claims section of the report', () => {
       '4 budget 5 %: helps, not enough',
       '5 adaptive limit: short queue, rejections',
       '6 propagated cancellation: all alike',
+      '7 delay above the queue',
     ]);
     const list = blocks.find((b) => b.kind === 'list');
     // The fixture's `hedge, no budget` 0.95 point failed its self-check; it has no `3 attempts` point.

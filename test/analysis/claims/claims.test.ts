@@ -5,6 +5,7 @@ import {
   adaptiveLimitKeepsQueueShort,
   budgetPreventsCollapseNotDamage,
   type ClaimRow,
+  delayMustSitAboveQueue,
   evaluateClaims,
   lightLoadHedgingWorks,
   noBudgetCollapses,
@@ -13,7 +14,7 @@ import {
 } from '../../../analysis/claims/index.ts';
 import { HEDGED, NO_HEDGE } from '../../../analysis/claims/reference-configs.ts';
 import { REFERENCE_CONFIGS } from '../../../model/index.ts';
-import { drop, patch, studyRows } from './study-rows.ts';
+import { drop, patch, studyRows, sweepRows } from './study-rows.ts';
 
 const rows = studyRows();
 const NB = 'hedge, no budget';
@@ -31,7 +32,7 @@ describe('the claims on study-shaped rows', () => {
     for (const source of ['sim', 'sim+net']) {
       const results = evaluateClaims(studyRows(source));
       expect(results.map((r) => [r.claim, r.source, r.verdict])).toEqual(
-        [1, 2, 3, 4, 5, 6].map((c) => [c, source, 'holds']),
+        [1, 2, 3, 4, 5, 6, 7].map((c) => [c, source, 'holds']),
       );
     }
   });
@@ -182,5 +183,47 @@ describe('claim 6: propagated cancellation evens the hedged configurations out',
     const r = propagatedCancellationEvensOut([] as ClaimRow[], 'real');
     expect(r.verdict).toBe('inconclusive');
     expect(r.summary).toContain('no row of source real');
+  });
+});
+
+describe('claim 7: the delay must sit above the latency the queue causes', () => {
+  it('fails when a delay near the median hedges (almost) only stragglers', () => {
+    const r = delayMustSitAboveQueue(patch(rows, DB, 0.5, 'ignore', { hedge_rate: 0.03 }, 10), 'sim');
+    expect(r.verdict).toBe('fails');
+    expect(r.summary).toContain(
+      '`hedge, default budget` delay 10 ms 0.50 ignore hedge rate 0.03 (expected ≥ 0.07)',
+    );
+  });
+
+  it('fails when a delay above the queue latency does not fix the light-load tail', () => {
+    const r = delayMustSitAboveQueue(patch(rows, DB, 0.5, 'ignore', { p999_ms: 300 }, 40), 'sim');
+    expect(r.verdict).toBe('fails');
+    expect(r.summary).toContain('not better');
+  });
+
+  it("takes the row without delay_ms as the configuration's own 20 ms", () => {
+    expect(delayMustSitAboveQueue(rows, 'sim').evidence).toContain(
+      '`hedge, default budget` delay 20 ms 0.85 ignore hedge rate 0.1018 (expected ≥ 0.07)',
+    );
+    // …and a row that writes the 20 ms out is the same point for the other claims.
+    const explicit = rows.map((r) =>
+      r.config === DB && r.delay_ms === undefined ? { ...r, delay_ms: 20 } : r,
+    );
+    expect(budgetPreventsCollapseNotDamage(explicit, 'sim').verdict).toBe('holds');
+  });
+
+  it('is inconclusive without a sweep, saying which preset gives one', () => {
+    const noSweep = rows.filter((r) => !sweepRows().some((s) => s.delay_ms === r.delay_ms));
+    const r = delayMustSitAboveQueue(noSweep, 'sim');
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.summary).toContain(
+      'no delay sweep of `hedge, default budget` 0.50 ignore seed 1 (delays present: 20 ms; run e.g. experiments/delay-sweep.json)',
+    );
+  });
+
+  it('is inconclusive, naming it, without no hedge at the busy load', () => {
+    const r = delayMustSitAboveQueue(drop(rows, NO_HEDGE, 0.85, 'ignore'), 'sim');
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.summary).toContain('missing point `no hedge` 0.85 ignore seed 1');
   });
 });

@@ -41,9 +41,9 @@ const COLLAPSE = { collapsed: true, p99_ms: 9000, p999_ms: 9500 };
 const IGNORE: Record<string, Record<number, Partial<ClaimRow>>> = {
   'no hedge': {
     0.3: { p99_ms: 204, p999_ms: 289 },
-    0.5: { p99_ms: 204, p999_ms: 289 },
+    0.5: { p50_ms: 10.1, p90_ms: 14.3, p99_ms: 204, p999_ms: 289 },
     0.7: { p99_ms: 204, p999_ms: 290 },
-    0.85: { p99_ms: 208, p999_ms: 294 },
+    0.85: { p50_ms: 11.8, p90_ms: 27.4, p99_ms: 208, p999_ms: 294 },
     0.95: { p99_ms: 260, p999_ms: 351 },
   },
   'hedge, no budget': {
@@ -55,9 +55,9 @@ const IGNORE: Record<string, Record<number, Partial<ClaimRow>>> = {
   },
   'hedge, default budget': {
     0.3: { p99_ms: 30.1, p999_ms: 36.3, requests_per_call: 1.0228 },
-    0.5: { p99_ms: 31, p999_ms: 48.7, requests_per_call: 1.026 },
+    0.5: { p99_ms: 31, p999_ms: 48.7, requests_per_call: 1.026, hedge_rate: 0.028 },
     0.7: { p99_ms: 350, p999_ms: 493, requests_per_call: 1.0754 },
-    0.85: { p99_ms: 441, p999_ms: 542, requests_per_call: 1.0982 },
+    0.85: { p99_ms: 441, p999_ms: 542, requests_per_call: 1.0982, hedge_rate: 0.1018 },
     0.95: { ...COLLAPSE, requests_per_call: 1.1009 },
   },
   'hedge, budget 5 %': {
@@ -83,9 +83,29 @@ const IGNORE: Record<string, Record<number, Partial<ClaimRow>>> = {
   },
 };
 
-/** Every point of the reference matrix for one source and seed, shaped like the study (every claim holds). */
+/** `hedge, default budget` at its swept delays (its own 20 ms is the row above), cancellation ignore. */
+const SWEEP: { load: number; delay: number; o: Partial<ClaimRow> }[] = [
+  { load: 0.5, delay: 5, o: { hedge_rate: 0.1018, p999_ms: 288 } },
+  { load: 0.5, delay: 10, o: { hedge_rate: 0.1018, p999_ms: 286.7 } },
+  { load: 0.5, delay: 40, o: { hedge_rate: 0.0206, p999_ms: 56 } },
+  { load: 0.85, delay: 5, o: { hedge_rate: 0.101, p999_ms: 314.6 } },
+  { load: 0.85, delay: 10, o: { hedge_rate: 0.101, p999_ms: 313.3 } },
+  { load: 0.85, delay: 40, o: { hedge_rate: 0.1065, p999_ms: 651.8 } },
+];
+
+/** The delay sweep of claim 7 for one source and seed. */
+export function sweepRows(source = 'sim', seed = 1): ClaimRow[] {
+  return SWEEP.map(({ load, delay, o }) =>
+    row('hedge, default budget', load, 'ignore', { source, seed, delay_ms: delay, ...o }),
+  );
+}
+
+/**
+ * Every point of the reference matrix for one source and seed, shaped like the study, plus the delay
+ * sweep of claim 7: every claim holds.
+ */
 export function studyRows(source = 'sim', seed = 1): ClaimRow[] {
-  const out: ClaimRow[] = [];
+  const out: ClaimRow[] = [...sweepRows(source, seed)];
   for (const [config, byLoad] of Object.entries(IGNORE)) {
     for (const load of LOADS) out.push(row(config, load, 'ignore', { source, seed, ...byLoad[load] }));
   }
@@ -102,25 +122,31 @@ export function studyRows(source = 'sim', seed = 1): ClaimRow[] {
   return out;
 }
 
-/** Replaces the fields of one row (matched by config, load, cancellation) in a copy of `rows`. */
+const matches = (r: ClaimRow, config: string, load: number, cancellation: Mode, delay?: number) =>
+  r.config === config &&
+  r.load === load &&
+  r.cancellation === cancellation &&
+  (r.delay_ms ?? undefined) === delay;
+
+/** Replaces the fields of one row (config, load, cancellation, and delay_ms if given) in a copy of `rows`. */
 export function patch(
   rows: readonly ClaimRow[],
   config: string,
   load: number,
   cancellation: Mode,
   o: Partial<ClaimRow>,
+  delay?: number,
 ): ClaimRow[] {
-  return rows.map((r) =>
-    r.config === config && r.load === load && r.cancellation === cancellation ? { ...r, ...o } : r,
-  );
+  return rows.map((r) => (matches(r, config, load, cancellation, delay) ? { ...r, ...o } : r));
 }
 
-/** A copy of `rows` without one point. */
+/** A copy of `rows` without one point (the row without delay_ms unless `delay` is given). */
 export function drop(
   rows: readonly ClaimRow[],
   config: string,
   load: number,
   cancellation: Mode,
+  delay?: number,
 ): ClaimRow[] {
-  return rows.filter((r) => !(r.config === config && r.load === load && r.cancellation === cancellation));
+  return rows.filter((r) => !matches(r, config, load, cancellation, delay));
 }
