@@ -31,7 +31,7 @@ export function allOf(checks: readonly Check[]): ClaimVerdict {
   return 'holds';
 }
 
-/** The rows of one source and one seed, indexed by (config, load, cancellation). */
+/** The rows of one source and one seed, indexed by (config, load, cancellation, hedge delay). */
 export class ClaimPoints {
   private readonly byKey = new Map<string, ClaimRow>();
   private readonly mine: ClaimRow[] = [];
