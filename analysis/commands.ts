@@ -3,6 +3,7 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { writeClaims } from './claims/index.ts';
 import { RunFolderArgumentError } from './errors.ts';
 import { applyGate, comparisonJson, gateError, parseFailOn } from './gate.ts';
 import { sampleMismatches } from './sample-mismatch.ts';
@@ -16,6 +17,7 @@ interface CompareArgs {
   json?: boolean;
 }
 
+/** report and claims take the same one argument. */
 interface ReportArgs {
   run?: string;
 }
@@ -92,5 +94,29 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     printNotes(r.analysis.notes);
     process.stdout.write(`${r.summaryLine}\n`);
     process.stderr.write(`wrote ${r.files.length} files; open ${resolve(argv.run, 'report.html')}\n`);
+  },
+};
+
+/** yargs module of `hedgebench claims results/<run>`. */
+export const claimsCommand: CommandModule<object, ReportArgs> = {
+  command: 'claims [run]',
+  describe:
+    "Check the study's conclusions on every source of a run (or `simulate`) folder: holds / fails / inconclusive per claim, written to claims.csv",
+  builder: (y) =>
+    y
+      .positional('run', {
+        type: 'string',
+        describe: 'a folder of `hedgebench run` or `hedgebench simulate`, e.g. results/<run>',
+      })
+      .example(
+        '$0 claims results/20250101-120000-confirm',
+        'prints the claims table and writes claims.csv there',
+      ),
+  handler: (argv) => {
+    if (argv.run === undefined) throw new RunFolderArgumentError('claims');
+    const r = writeClaims(resolve(argv.run));
+    printNotes(r.notes);
+    process.stdout.write(r.text);
+    process.stderr.write(`wrote ${r.file}\n`);
   },
 };

@@ -3,6 +3,7 @@
 import { formatLoad, formatMs, type PointRow, percentileOf } from '../contract/index.ts';
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
+import { claimsBlocks } from './claims/index.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { pointVerdictText } from './point-verdict.ts';
@@ -317,6 +318,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
   const others = charts.filter((c) => c.kind !== 'agreement');
   return [
     ...headerBlocks(a),
+    ...claimsBlocks(a),
     { kind: 'heading', level: 2, text: 'Where simulation and measurement agree' },
     {
       kind: 'paragraph',

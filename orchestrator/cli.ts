@@ -1,7 +1,7 @@
 // The hedgebench CLI: one yargs program; each part contributes its command module.
 import { join } from 'node:path';
 import yargs, { type Argv, type CommandModule } from 'yargs';
-import { compareCommand, reportCommand } from '../analysis/index.ts';
+import { claimsCommand, compareCommand, reportCommand } from '../analysis/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
 import { loadgenCommand } from '../loadgen/index.ts';
 import { simulateCommand } from '../simulator/index.ts';
@@ -17,6 +17,7 @@ const commands: CommandModule[] = [
   targetServerCommand as CommandModule,
   compareCommand as unknown as CommandModule,
   reportCommand as unknown as CommandModule,
+  claimsCommand as unknown as CommandModule,
   loadgenCommand as unknown as CommandModule,
 ];
 
@@ -53,7 +54,7 @@ export function createCli(argv: string[]): Argv {
     .strict()
     .demandCommand(
       1,
-      'Name a command: run, simulate, compare or report (target-server and loadgen are the agents).',
+      'Name a command: run, simulate, compare, report or claims (target-server and loadgen are the agents).',
     )
     .recommendCommands()
     .help()

@@ -1,0 +1,29 @@
+// `hedgebench claims` as a function: a folder in, claims.csv written there, the printed text returned.
+
+import { join } from 'node:path';
+import { writeFileAtomic } from '../write-comparison.ts';
+import type { ClaimResult } from './claim-row.ts';
+import { formatClaimsCsv } from './claims-csv.ts';
+import { readClaimsInput } from './claims-input.ts';
+import { formatClaimsTable } from './claims-table.ts';
+import { CLAIMS, evaluateClaims } from './evaluate.ts';
+
+/** What `claims` produced. */
+export interface ClaimsOutcome {
+  results: ClaimResult[];
+  sources: string[];
+  /** The table, reasons and seed line, as printed. */
+  text: string;
+  notes: string[];
+  file: string;
+}
+
+/** Evaluates every claim on the folder's rows and writes `<dir>/claims.csv` (throws RunFolderError on a non-run). */
+export function writeClaims(dir: string): ClaimsOutcome {
+  const input = readClaimsInput(dir);
+  const results = evaluateClaims(input.rows, input.sources);
+  const file = join(dir, 'claims.csv');
+  writeFileAtomic(file, formatClaimsCsv(results));
+  const text = formatClaimsTable(CLAIMS, results, input.sources);
+  return { results, sources: input.sources, text, notes: input.notes, file };
+}

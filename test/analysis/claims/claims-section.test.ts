@@ -1,0 +1,47 @@
+// The report's claims section: at the top of the report, one row per claim and a column per source.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimsBlocks } from '../../../analysis/claims/index.ts';
+import { analyzeRun } from '../../../analysis/index.ts';
+import { reportBlocks } from '../../../analysis/report.ts';
+import { toMarkdown } from '../../../analysis/report-doc.ts';
+import { VERDICT_POINTS, writeFixtureRun } from '../fixture.ts';
+
+let run: string;
+
+beforeAll(() => {
+  run = writeFixtureRun(VERDICT_POINTS);
+});
+
+afterAll(() => rmSync(run, { recursive: true, force: true }));
+
+describe('the claims section of the report', () => {
+  it('has a verdict per claim and source, and the reasons', () => {
+    const blocks = claimsBlocks(analyzeRun(run));
+    expect(blocks[0]).toEqual({ kind: 'heading', level: 2, text: "The study's claims" });
+    const table = blocks.find((b) => b.kind === 'table');
+    expect(table?.kind === 'table' && table.head).toEqual(['claim', 'the study says', 'sim', 'real']);
+    expect(table?.kind === 'table' && table.rows.map((r) => r[0])).toEqual([
+      '1 light load: hedging works',
+      '2 no budget: collapse at high load',
+      '3 budget: no collapse, still damage',
+      '4 budget 5 %: helps, not enough',
+      '5 adaptive limit: short queue, rejections',
+      '6 propagated cancellation: all alike',
+      '7 delay above the queue',
+    ]);
+    const list = blocks.find((b) => b.kind === 'list');
+    // The fixture's `hedge, no budget` 0.95 point failed its self-check; it has no `3 attempts` point.
+    expect(list?.kind === 'list' && list.items.join('\n')).toContain(
+      'claim 2, real: inconclusive: invalid point `hedge, no budget` 0.95 ignore seed 1 (failed its self-check); missing point `3 attempts, no budget` 0.95 ignore seed 1',
+    );
+  });
+
+  it('comes first in report.md, right after the header, before the agreement grid', () => {
+    const md = toMarkdown(reportBlocks(analyzeRun(run), []));
+    const claims = md.indexOf("## The study's claims");
+    expect(claims).toBeGreaterThan(0);
+    expect(claims).toBeLessThan(md.indexOf('## Where simulation and measurement agree'));
+    expect(claims).toBeLessThan(md.indexOf('## Latency p99 / p99.9'));
+  });
+});
