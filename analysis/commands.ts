@@ -40,7 +40,7 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
   handler: (argv) => {
     const r = compareRunFolder(resolve(argv.run), { rewritePoints: argv['rewrite-points'] });
     printNotes(r.analysis.notes);
-    process.stdout.write(`${r.summaryLine}\n${r.calibrationLine}\n`);
+    process.stdout.write(`${r.summaryLine}\n${r.calibrationLine}\n${r.simNetLine}\n`);
     process.stderr.write(`wrote ${r.files.join(', ')}\n`);
   },
 };

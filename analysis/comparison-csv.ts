@@ -1,5 +1,6 @@
-// comparison.csv: one line per point and metric, sim vs real with the real value's interval and a verdict.
-// Fixed decimals per metric make the file byte-identical for identical inputs.
+// comparison.csv: one line per point, metric and prediction (sim, or sim+net: the simulator with the run's
+// measured transport) against real, with the real value's interval and a verdict. Fixed decimals per
+// metric make the file byte-identical for identical inputs.
 
 import {
   csvBody,
@@ -29,7 +30,11 @@ export const COMPARISON_COLUMNS = [
   'allowance',
   'diff',
   'verdict',
+  'source',
 ] as const;
+
+/** The prediction a comparison line judges: the simulator, or the simulator with the measured transport. */
+export type ComparisonSource = 'sim' | 'sim+net';
 
 /** One line of comparison.csv. Numbers are already rounded to the metric's decimals; null = empty cell. */
 export interface ComparisonRow extends DimCells {
@@ -49,10 +54,14 @@ export interface ComparisonRow extends DimCells {
   /** sim − real. */
   diff: number | null;
   verdict: Verdict;
+  /** Which prediction the `sim` column holds; absent = `sim`. */
+  source?: ComparisonSource;
 }
 
 /** The base header line of comparison.csv (no newline). */
 export const COMPARISON_HEADER = COMPARISON_COLUMNS.join(',');
+/** The header of files written before the `source` column (every line then judges `sim`). */
+const COMPARISON_HEADER_BEFORE_SOURCE = COMPARISON_COLUMNS.slice(0, -1).join(',');
 
 function num(x: number | null, metric: Metric): string {
   if (x === null || !Number.isFinite(x)) return '';
@@ -78,6 +87,7 @@ export function formatComparisonRow(r: ComparisonRow): string {
     r.metric === 'collapse' ? '' : num(r.allowance, r.metric),
     diff,
     r.verdict,
+    r.source ?? 'sim',
   ].join(',');
 }
 
@@ -93,7 +103,10 @@ export function formatComparisonCsv(rows: readonly ComparisonRow[]): string {
 /** Parses comparison.csv back into rows (used by tests and by readers of old runs). */
 export function parseComparisonCsv(text: string): ComparisonRow[] {
   const header = text.slice(0, text.indexOf('\n') >>> 0);
-  const dims = dimColumnsOfHeader(header, COMPARISON_HEADER);
+  // Files written before the source column (every line then judges sim) have one base column less.
+  const current = dimColumnsOfHeader(header, COMPARISON_HEADER);
+  const dims = current ?? dimColumnsOfHeader(header, COMPARISON_HEADER_BEFORE_SOURCE);
+  const base = current !== null ? COMPARISON_COLUMNS.length : COMPARISON_COLUMNS.length - 1;
   const body = dims === null ? null : csvBody(text, header);
   if (dims === null || body === null)
     throw new Error(
@@ -123,7 +136,8 @@ export function parseComparisonCsv(text: string): ComparisonRow[] {
       allowance: n(c[9]),
       diff: n(c[10]),
       verdict,
-      ...parseDimCells(dims, c.slice(COMPARISON_COLUMNS.length)),
+      source: current !== null && c[12] === 'sim+net' ? 'sim+net' : 'sim',
+      ...parseDimCells(dims, c.slice(base)),
     };
   });
 }

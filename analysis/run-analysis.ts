@@ -32,6 +32,7 @@ import { statusInflightTimelineMs } from './raw-files.ts';
 import { hasRawCalls, readRealPoint } from './real-row.ts';
 import { type RunManifest, readManifest, readPointsCsv } from './run-folder.ts';
 import type { ServerTimeline } from './server-timeline.ts';
+import { analyzeSimNet, type SimNetAnalysis } from './sim-net.ts';
 
 /** Everything known about one point of the run. */
 export interface PointAnalysis {
@@ -54,6 +55,10 @@ export interface PointAnalysis {
   /** Where the real calls' latency went; null without raw attempt records. */
   attribution: Attribution | null;
   rows: ComparisonRow[];
+  /** The simulator with the run's measured transport (sim-net.ts); absent when not computed. */
+  simNet?: PointRow;
+  /** This point's comparison lines against sim+net. */
+  simNetRows: ComparisonRow[];
 }
 
 /** The analysis of a whole run. */
@@ -69,6 +74,8 @@ export interface RunAnalysis {
   summary: ComparisonSummary;
   /** Things a reader must know: failed, pending or unreadable points, rows that differ from points.csv. */
   notes: string[];
+  /** The third source: every measured point simulated with the calibration point's transport. */
+  simNet: SimNetAnalysis;
 }
 
 function readSimCache(runDir: string): PointRow[] {
@@ -93,7 +100,11 @@ export function analyzeRun(runDir: string): RunAnalysis {
   const sim = new Map<string, PointRow>();
   const realCsv = new Map<string, PointRow>();
   for (const r of readSimCache(runDir)) sim.set(rowKey(r), r);
-  for (const r of rows) (r.source === 'sim' ? sim : realCsv).set(rowKey(r), r);
+  // Sources stay apart; sim+net rows are not read back, they are recomputed below from raw/.
+  for (const r of rows) {
+    if (r.source === 'sim') sim.set(rowKey(r), r);
+    else if (r.source === 'real') realCsv.set(rowKey(r), r);
+  }
   const notes: string[] = [];
 
   const analyse = (entry: ManifestPoint): PointAnalysis => {
@@ -120,6 +131,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
       collapse: null,
       attribution: null,
       rows: [],
+      simNetRows: [],
     };
     if (entry.state === 'failed')
       notes.push(`${describe(entry)} failed: ${entry.reason ?? 'no reason recorded'}`);
@@ -196,6 +208,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     comparison,
     summary: summarize(comparison, points.length, compared),
     notes,
+    simNet: analyzeSimNet(runDir, manifest.matrix, points, calibrationPoint),
   };
 }
 

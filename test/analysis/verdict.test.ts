@@ -188,19 +188,31 @@ describe('comparison.csv', () => {
     const text = formatComparisonCsv(rows);
     const lines = text.split('\n');
     expect(lines[0]).toBe(
-      'config,load,cancellation,seed,metric,sim,real,real_ci_low,real_ci_high,allowance,diff,verdict',
+      'config,load,cancellation,seed,metric,sim,real,real_ci_low,real_ci_high,allowance,diff,verdict,source',
     );
     expect(lines[0]).toBe(COMPARISON_HEADER);
-    expect(lines[1]).toBe('no hedge,0.10,ignore,1,p50,10.000,10.250,10.250,10.250,0.250,-0.250,calibration');
+    expect(lines[1]).toBe(
+      'no hedge,0.10,ignore,1,p50,10.000,10.250,10.250,10.250,0.250,-0.250,calibration,sim',
+    );
     expect(lines[4]).toMatch(
-      /^"hedge, default budget",0\.50,ignore,1,p99,80\.000,40\.000,\d+\.\d{3},\d+\.\d{3},2\.500,40\.000,diverges$/,
+      /^"hedge, default budget",0\.50,ignore,1,p99,80\.000,40\.000,\d+\.\d{3},\d+\.\d{3},2\.500,40\.000,diverges,sim$/,
     );
     expect(lines[8]).toBe(
-      '"hedge, default budget",0.50,ignore,1,rejected_rate,0.00000,0.00000,,,0.02000,0.00000,agrees',
+      '"hedge, default budget",0.50,ignore,1,rejected_rate,0.00000,0.00000,,,0.02000,0.00000,agrees,sim',
     );
-    expect(lines[9]).toBe('"hedge, default budget",0.50,ignore,1,collapse,false,false,,,,,agrees');
+    expect(lines[9]).toBe('"hedge, default budget",0.50,ignore,1,collapse,false,false,,,,,agrees,sim');
     expect(text.endsWith('\n')).toBe(true);
     expect(formatComparisonCsv(parseComparisonCsv(text))).toBe(text);
+    // A sim+net line says so in its last cell and parses back as one.
+    const net = formatComparisonCsv(rows.map((r) => ({ ...r, source: 'sim+net' as const })));
+    expect(net.split('\n')[9]).toMatch(/,agrees,sim\+net$/);
+    expect(parseComparisonCsv(net).every((r) => r.source === 'sim+net')).toBe(true);
+    // A file written before the source column reads as sim lines.
+    const old = text
+      .split('\n')
+      .map((l) => l.replace(/,(source|sim)$/, ''))
+      .join('\n');
+    expect(parseComparisonCsv(old).map((r) => r.source)).toEqual(rows.map(() => 'sim'));
   });
 
   it('the summary line counts points and agreeing metrics', () => {
