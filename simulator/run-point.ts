@@ -39,8 +39,8 @@ export interface RunPointOptions {
   maxInFlight?: number;
   /** Sees every attempt as it ends (in-process only: a function cannot cross to a worker thread). */
   onAttempt?: (r: AttemptRecord) => void;
-  /** Sees every measured call's latency as it ends (in-process only, like onAttempt). */
-  onCall?: (call: number, latencyMs: number) => void;
+  /** Sees every measured call as it ends, with its latency (in-process only, like onAttempt). */
+  onCall?: (state: CallState, latencyMs: number) => void;
   /**
    * The network between client and server (model/transport.ts). Absent: every trip is instant and the row's
    * source is `sim`; present: trips take their drawn delays and the row's source is `sim+net`.
@@ -226,6 +226,6 @@ class PointSimulation {
     const latency = this.clock.now() - this.schedule.at(i);
     const outcome = o.ok ? 'ok' : state.rejected ? 'rejected' : 'failed';
     this.builder.addCall(latency, outcome, state.attempts, state.skipped);
-    this.onCall?.(i, latency);
+    this.onCall?.(state, latency);
   }
 }

@@ -31,7 +31,7 @@ function point(config: string, load: number, over: Partial<Point> = {}): Point {
 /** Every measured call's latency by call index. */
 function latencies(p: Point, transport?: TransportParams): { byCall: Map<number, number>; row: unknown } {
   const byCall = new Map<number, number>();
-  const r = runPoint(p, { transport, onCall: (call, ms) => byCall.set(call, ms) });
+  const r = runPoint(p, { transport, onCall: (state, ms) => byCall.set(state.call, ms) });
   return { byCall, row: r.row };
 }
 
