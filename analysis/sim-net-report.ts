@@ -2,7 +2,8 @@
 // predictions disagree about the measurement, which one explains it. Where sim diverges and sim+net agrees
 // the gap is the transport, not the model. Pure: the analysis in, blocks out.
 
-import { formatLoad } from '../contract/index.ts';
+import { formatLoad, type PointRow } from '../contract/index.ts';
+import { comparePoint } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import type { Block } from './report-doc.ts';
 import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
@@ -24,7 +25,8 @@ export function gapReading(sim: ComparisonRow, net: ComparisonRow): GapReading |
 
 const READING_TEXT: Readonly<Record<GapReading, string>> = {
   transport: 'the gap is the transport, not the model',
-  model: 'not the transport: the model, or a harness effect the transport leaves out (hold overshoot)',
+  model:
+    "not the calibration's transport: the model, or a harness effect it leaves out (hold overshoot, delays that grow with load)",
   'transport-overshoots': 'sim agrees, sim+net does not: the calibration transport does not hold here',
 };
 
@@ -36,6 +38,47 @@ function cell(r: ComparisonRow, v: number | null): string {
 
 function where(p: PointAnalysis): string {
   return `${p.id.config} ${formatLoad(p.id.load)} ${p.id.cancellation} s${p.id.seed}`;
+}
+
+/**
+ * The (sim, sim+net) line pairs of a point. An invalid point's lines all say `invalid`; its pairs are judged
+ * again by the metric rules on its numbers (as if valid), so the reading still shows, marked invalid.
+ */
+function pairs(
+  a: RunAnalysis,
+  p: PointAnalysis,
+): { sim: ComparisonRow; net: ComparisonRow; invalid: boolean }[] {
+  const invalid = p.real !== undefined && !p.real.valid;
+  let sim = p.rows;
+  let net = p.simNetRows;
+  if (invalid && p.simNet) {
+    const real: PointRow = { ...p.real!, valid: true };
+    sim = comparePoint({ ...p, real }, a.calibration);
+    net = comparePoint({ ...p, sim: p.simNet, real }, a.simNet.calibration);
+  }
+  return net.flatMap((n, i) => (sim[i]?.metric === n.metric ? [{ sim: sim[i], net: n, invalid }] : []));
+}
+
+const triple = (p: PointAnalysis, f: (r: PointRow) => number | null, d: number): string =>
+  [p.sim, p.simNet, p.real].map((r) => (r && f(r) !== null ? f(r)!.toFixed(d) : '—')).join(' / ');
+
+/** sim, sim+net and real side by side for every point with a sim+net row. */
+function valuesTable(a: RunAnalysis): Block {
+  const rows = a.points
+    .filter((p) => p.simNet)
+    .map((p) => [
+      `${where(p)}${p.real && !p.real.valid ? ' (invalid)' : ''}`,
+      triple(p, (r) => r.p50_ms, 3),
+      triple(p, (r) => r.p99_ms, 3),
+      triple(p, (r) => r.requests_per_call, 4),
+      triple(p, (r) => r.utilization, 4),
+    ]);
+  return {
+    kind: 'table',
+    head: ['point', 'p50 ms sim / sim+net / real', 'p99 ms', 'requests per call', 'utilisation'],
+    rows,
+    align: ['left', 'right', 'right', 'right', 'right'],
+  };
 }
 
 /** The section's blocks (heading included). */
@@ -53,15 +96,14 @@ export function simNetBlocks(a: RunAnalysis): Block[] {
   if (s.missing.length > 0) blocks.push({ kind: 'list', items: s.missing });
   const rows: string[][] = [];
   const counts: Record<GapReading, number> = { transport: 0, model: 0, 'transport-overshoots': 0 };
+  blocks.push(valuesTable(a));
   for (const p of a.points) {
-    p.simNetRows.forEach((net, i) => {
-      const sim = p.rows[i];
-      if (!sim || sim.metric !== net.metric) return;
+    for (const { sim, net, invalid } of pairs(a, p)) {
       const reading = gapReading(sim, net);
-      if (reading === null) return;
+      if (reading === null) continue;
       counts[reading]++;
       rows.push([
-        where(p),
+        `${where(p)}${invalid ? ' (invalid: rules applied to its numbers)' : ''}`,
         net.metric,
         cell(sim, sim.sim),
         cell(net, net.sim),
@@ -69,7 +111,7 @@ export function simNetBlocks(a: RunAnalysis): Block[] {
         `${sim.verdict} / ${net.verdict}`,
         READING_TEXT[reading],
       ]);
-    });
+    }
   }
   if (rows.length === 0) {
     blocks.push({

@@ -107,7 +107,7 @@ function writeMeasured(dir: string, p: Point, withWriteTimes: boolean): void {
 }
 
 /** A run folder: calibration `no hedge` 0.10, then `no hedge` and `hedge, default budget` at 0.50. */
-function writeNetworkRun(withWriteTimes: boolean): string {
+function writeNetworkRun(withWriteTimes: boolean, declareNetwork = true): string {
   const dir = mkdtempSync(join(tmpdir(), 'hb-simnet-'));
   dirs.push(dir);
   mkdirSync(join(dir, 'raw'));
@@ -139,7 +139,7 @@ function writeNetworkRun(withWriteTimes: boolean): string {
     warmupFraction: 0.1,
     calibration: { load: 0.1, calls: 1000 },
     // A 3 ms network fails the default transit check (2 ms): this run declares its network.
-    fidelity: { transitP99Ms: 10 },
+    ...(declareNetwork ? { fidelity: { transitP99Ms: 10 } } : {}),
   };
   const manifest = {
     version: 1,
@@ -219,6 +219,20 @@ describe('sim+net on a run measured through a known 3 ms network', () => {
 });
 
 describe('sim+net on other folders', () => {
+  it('an invalid point (the network fails the transit check) is still read, by the rules on its numbers', async () => {
+    const dir = writeNetworkRun(true, false);
+    const r = await writeReport(dir);
+    const hedged = r.analysis.points.find((p) => p.id.config === 'hedge, default budget')!;
+    expect(hedged.real!.valid).toBe(false);
+    expect(hedged.simNetRows.every((x) => x.verdict === 'invalid')).toBe(true);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    const line = md
+      .split('\n')
+      .find((l) => l.includes('hedge, default budget 0.50') && l.includes('| requests_per_call |'));
+    expect(line).toContain('(invalid: rules applied to its numbers)');
+    expect(line).toContain('the gap is the transport, not the model');
+  });
+
   it('an old folder gains sim+net rows; its sim and real lines stay byte for byte', () => {
     const dir = writeFixtureRun(VERDICT_POINTS);
     dirs.push(dir);
