@@ -2,14 +2,14 @@
 // calibration point measured (net-transport.ts), and judged against the measurement by the same rules as
 // sim. Recomputed from the run folder alone, so `compare` gives old folders their sim+net rows too.
 
-import { entryConfigName, type ManifestPoint, type PointRow } from '../contract/index.ts';
+import { entryKey, type ManifestPoint, type PointRow, pointKey } from '../contract/index.ts';
 import { HedgebenchError } from '../library/index.ts';
 import {
+  calibrationPoint,
   describeTransport,
-  type HedgeConfig,
+  expandMatrix,
   type Matrix,
   type Point,
-  referenceConfig,
 } from '../model/index.ts';
 import { runPoint } from '../simulator/index.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
@@ -33,21 +33,12 @@ export interface SimNetAnalysis {
   summary: ComparisonSummary;
 }
 
-/** The model Point a manifest entry was measured with (its configuration from the matrix by name). */
+/** The model Point a manifest entry was measured with: the matrix's own point of the same key. */
 export function entryPoint(entry: ManifestPoint, matrix: Matrix): Point | null {
-  const name = entryConfigName(entry);
-  const config: HedgeConfig | undefined =
-    matrix.configs.find((c) => c.name === name) ?? (entry.calibration ? referenceConfig(name) : undefined);
-  if (!config) return null;
-  return {
-    config,
-    load: entry.load,
-    cancellation: entry.cancellation,
-    seed: entry.seed,
-    calls: entry.calls,
-    warmupFraction: matrix.warmupFraction,
-    model: matrix.model,
-  };
+  const key = entryKey(entry);
+  const cal = calibrationPoint(matrix);
+  const point = [...(cal ? [cal] : []), ...expandMatrix(matrix)].find((p) => pointKey(p) === key);
+  return point ? { ...point, calls: entry.calls } : null;
 }
 
 function message(err: unknown): string {
@@ -92,7 +83,7 @@ export function analyzeSimNet(
     if (!p.real) continue;
     const point = entryPoint(p.entry, matrix);
     if (!point) {
-      out.missing.push(`${p.key}: its configuration is not in the matrix`);
+      out.missing.push(`${p.key}: the matrix has no such point`);
       continue;
     }
     try {

@@ -13,6 +13,7 @@ import { parseComparisonCsv } from '../../analysis/comparison-csv.ts';
 import { compareRunFolder, writeReport } from '../../analysis/index.ts';
 import { measuredTransport } from '../../analysis/net-transport.ts';
 import { analyzeRun } from '../../analysis/run-analysis.ts';
+import { entryPoint } from '../../analysis/sim-net.ts';
 import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
@@ -30,6 +31,7 @@ import {
   constantTransport,
   DEFAULT_MODEL,
   type Point,
+  parseMatrix,
   referenceConfig,
   TransportSamplesError,
   warmupCalls,
@@ -273,5 +275,35 @@ describe('sim+net on other folders', () => {
     expect(
       parseComparisonCsv(readFileSync(join(dir, 'comparison.csv'), 'utf8')).every((x) => x.source === 'sim'),
     ).toBe(true);
+  });
+
+  it("simulates each entry as the matrix planned it: a swept hedge delay is the point's own", () => {
+    const matrix = parseMatrix({
+      name: 'sweep',
+      configs: ['no hedge', 'hedge, default budget'],
+      loads: [0.5],
+      cancellation: ['ignore'],
+      seeds: [1],
+      delaysMs: [5, 40],
+      calls: 2000,
+    });
+    const entry = (config: string, dims?: { delayMs: number }) =>
+      ({
+        key: '',
+        slug: '',
+        config,
+        load: 0.5,
+        cancellation: 'ignore',
+        seed: 1,
+        calls: 2000,
+        state: 'done',
+        ...(dims ? { dims } : {}),
+      }) as never;
+    expect(entryPoint(entry('hedge, default budget', { delayMs: 40 }), matrix)?.config.hedge?.delayMs).toBe(
+      40,
+    );
+    expect(entryPoint(entry('hedge, default budget', { delayMs: 5 }), matrix)?.config.hedge?.delayMs).toBe(5);
+    expect(entryPoint(entry('no hedge'), matrix)?.config.hedge).toBeUndefined();
+    expect(entryPoint(entry('hedge, no budget'), matrix)).toBeNull();
   });
 });
