@@ -68,7 +68,7 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
         `${JSON.stringify({ ...comparisonJson(r.analysis, gate), files: r.files }, null, 2)}\n`,
       );
     } else {
-      process.stdout.write(`${r.summaryLine}\n${r.calibrationLine}\n`);
+      process.stdout.write(`${r.summaryLine}\n${r.calibrationLine}\n${r.simNetLine}\n`);
     }
     process.stderr.write(`wrote ${r.files.join(', ')}\n`);
     const err = gateError(gate);

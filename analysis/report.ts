@@ -9,6 +9,7 @@ import type { ComparisonRow } from './comparison-csv.ts';
 import { pointVerdictText } from './point-verdict.ts';
 import type { Block } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
+import { simNetBlocks } from './sim-net-report.ts';
 import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 
 /** A chart the report shows: its path relative to the run folder and its caption. */
@@ -341,6 +342,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     ...divergenceBlocks(a),
     { kind: 'heading', level: 2, text: 'Where the time went (attribution)' },
     ...attributionBlocks(a),
+    ...simNetBlocks(a),
     { kind: 'heading', level: 2, text: 'Invalid, collapsed and open-ended points' },
     ...reasonsBlock(a),
     { kind: 'heading', level: 2, text: 'Charts' },

@@ -32,6 +32,7 @@ import { statusInflightTimelineMs } from './raw-files.ts';
 import { hasRawCalls, readRealPoint } from './real-row.ts';
 import { type RunManifest, readManifest, readPointsCsv } from './run-folder.ts';
 import type { ServerTimeline } from './server-timeline.ts';
+import { analyzeSimNet, type SimNetAnalysis } from './sim-net.ts';
 
 /** Everything known about one point of the run. */
 export interface PointAnalysis {
@@ -54,6 +55,10 @@ export interface PointAnalysis {
   /** Where the real calls' latency went; null without raw attempt records. */
   attribution: Attribution | null;
   rows: ComparisonRow[];
+  /** The simulator with the run's measured transport (sim-net.ts); absent when not computed. */
+  simNet?: PointRow;
+  /** This point's comparison lines against sim+net. */
+  simNetRows: ComparisonRow[];
 }
 
 /** The analysis of a whole run. */
@@ -73,6 +78,8 @@ export interface RunAnalysis {
   simSeeds: number[];
   /** A `hedgebench simulate` folder: sim rows only, nothing measured or compared (sim-folder.ts). */
   simulationOnly: boolean;
+  /** The third source: every measured point simulated with the calibration point's transport. */
+  simNet: SimNetAnalysis;
 }
 
 function readSimCache(runDir: string): PointRow[] {
@@ -112,6 +119,7 @@ export function pointWithoutMeasurement(
     collapse: null,
     attribution: null,
     rows: [],
+    simNetRows: [],
   };
 }
 
@@ -122,7 +130,11 @@ export function analyzeRun(runDir: string): RunAnalysis {
   const sim = new Map<string, PointRow>();
   const realCsv = new Map<string, PointRow>();
   for (const r of readSimCache(runDir)) sim.set(rowKey(r), r);
-  for (const r of rows) (r.source === 'sim' ? sim : realCsv).set(rowKey(r), r);
+  // Sources stay apart; sim+net rows are not read back, they are recomputed below from raw/.
+  for (const r of rows) {
+    if (r.source === 'sim') sim.set(rowKey(r), r);
+    else if (r.source === 'real') realCsv.set(rowKey(r), r);
+  }
   const notes: string[] = [];
 
   const analyse = (entry: ManifestPoint): PointAnalysis => {
@@ -212,6 +224,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     notes,
     simSeeds: rows.filter((r) => r.source === 'sim').map((r) => r.seed),
     simulationOnly: false,
+    simNet: analyzeSimNet(runDir, manifest.matrix, points, calibrationPoint),
   };
 }
 

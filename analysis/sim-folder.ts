@@ -19,6 +19,7 @@ import { summarize } from './compare.ts';
 import { RunFolderError } from './errors.ts';
 import { type PointAnalysis, pointWithoutMeasurement, type RunAnalysis } from './run-analysis.ts';
 import { readPointsCsv } from './run-folder.ts';
+import { noSimNet } from './sim-net.ts';
 
 /** The file `hedgebench simulate` writes beside points.csv (simulator/simulate.ts, SIM_FILES.evidence). */
 const EVIDENCE = 'sim-evidence.json';
@@ -86,6 +87,7 @@ export function analyzeSimulation(dir: string): RunAnalysis {
     notes: [],
     simSeeds: rows.map((r) => r.seed),
     simulationOnly: true,
+    simNet: noSimNet('a `simulate` folder has no measurement to take a transport from'),
   };
 }
 

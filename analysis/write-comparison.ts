@@ -1,14 +1,23 @@
 // `hedgebench compare`: recompute comparison.csv (and, on request, the real rows of points.csv) from the
 // run folder alone. Same folder in, same bytes out.
 
-import { renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AttributionRow, formatAttributionCsv, formatLoad, formatPointsCsv } from '../contract/index.ts';
+import {
+  type AttributionRow,
+  formatAttributionCsv,
+  formatLoad,
+  formatPointRow,
+  formatPointsCsv,
+  POINTS_HEADER,
+  parsePointsCsv,
+} from '../contract/index.ts';
 import { attributionRows } from './attribution-csv.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import { formatComparisonCsv } from './comparison-csv.ts';
 import { analyzeRun, everyPoint, type RunAnalysis, recomputedPointRows } from './run-analysis.ts';
+import { formatSimNetLine } from './sim-net.ts';
 
 /** Writes a file through a temp file and a rename, so a reader never sees half of it. */
 export function writeFileAtomic(path: string, content: string): void {
@@ -24,29 +33,68 @@ export interface CompareResult {
   files: string[];
   summaryLine: string;
   calibrationLine: string;
+  /** The sim+net side in one line. */
+  simNetLine: string;
 }
 
 /** comparison.txt: the summary line, the calibration line, then the notes — what `compare` prints. */
 export function comparisonText(a: RunAnalysis): string {
   const notes = a.notes.map((n) => `note: ${n}`);
-  return `${[formatSummaryLine(a.summary), formatCalibrationLine(a.calibration), ...notes].join('\n')}\n`;
+  const lines = [
+    formatSummaryLine(a.summary),
+    formatCalibrationLine(a.calibration),
+    formatSimNetLine(a.simNet),
+  ];
+  return `${[...lines, ...notes].join('\n')}\n`;
 }
 
 /**
- * Analyses results/<run> and writes comparison.csv and comparison.txt. With `rewritePoints`, also replaces
- * every real row of points.csv by the one recomputed from raw/ (sim rows untouched).
+ * points.csv with its sim+net rows replaced by `a`'s: every other line kept byte for byte (or, with
+ * `rewritePoints`, the real rows recomputed from raw/). Null when the file would not change.
+ */
+function pointsWithSimNet(a: RunAnalysis, rewritePoints: boolean): string | null {
+  const path = join(a.runDir, 'points.csv');
+  const fresh = a.simNet.rows.map(formatPointRow);
+  if (rewritePoints) {
+    const kept = recomputedPointRows(a).filter((r) => r.source !== 'sim+net');
+    return formatPointsCsv(kept).concat(fresh.map((l) => `${l}\n`).join(''));
+  }
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const lines = text.split('\n').filter((l) => l.length > 0);
+  if (lines.length === 0) return fresh.length === 0 ? null : formatPointsCsv(a.simNet.rows);
+  const rows = parsePointsCsv(text);
+  // One line per row (no cell holds a newline): keep each non-sim+net line exactly as it was written.
+  const kept =
+    rows.length === lines.length - 1 ? lines.slice(1).filter((_, i) => rows[i].source !== 'sim+net') : null;
+  const body = kept ?? rows.filter((r) => r.source !== 'sim+net').map(formatPointRow);
+  const next = [POINTS_HEADER, ...body, ...fresh].map((l) => `${l}\n`).join('');
+  return next === text ? null : next;
+}
+
+/**
+ * Analyses results/<run> and writes comparison.csv, comparison-net.csv (sim+net against real) and
+ * comparison.txt, and the sim+net rows into points.csv
+ * (sim and real rows kept as they are). With `rewritePoints`, also replaces every real row of points.csv by
+ * the one recomputed from raw/ (sim rows untouched).
  */
 export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean } = {}): CompareResult {
   const analysis = analyzeRun(runDir);
   const files: string[] = [];
-  if (opts.rewritePoints) {
+  const points = pointsWithSimNet(analysis, opts.rewritePoints === true);
+  if (points !== null) {
     const path = join(runDir, 'points.csv');
-    writeFileAtomic(path, formatPointsCsv(recomputedPointRows(analysis)));
+    writeFileAtomic(path, points);
     files.push(path);
   }
   const csv = join(runDir, 'comparison.csv');
   writeFileAtomic(csv, formatComparisonCsv(analysis.comparison));
   files.push(csv);
+  // sim+net in a file of its own: comparison.csv stays sim against real, as it was before sim+net.
+  const net = join(runDir, 'comparison-net.csv');
+  if (analysis.simNet.comparison.length > 0) {
+    writeFileAtomic(net, formatComparisonCsv(analysis.simNet.comparison));
+    files.push(net);
+  } else rmSync(net, { force: true });
   const attribution = attributionOf(analysis);
   if (attribution.length > 0) {
     const path = join(runDir, 'attribution.csv');
@@ -61,6 +109,7 @@ export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean
     files,
     summaryLine: formatSummaryLine(analysis.summary),
     calibrationLine: formatCalibrationLine(analysis.calibration),
+    simNetLine: formatSimNetLine(analysis.simNet),
   };
 }
 

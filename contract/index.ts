@@ -32,7 +32,7 @@ export {
 } from './manifest.ts';
 export { percentileOf, percentileOfSorted } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
-export type { PointRow } from './point-row.ts';
+export type { PointRow, PointSource } from './point-row.ts';
 export { formatPointRow, formatPointsCsv, POINTS_HEADER, parsePointsCsv } from './points-csv.ts';
 export { RAW_DIR, rawFilesAt, rawPaths } from './raw-paths.ts';
 export {

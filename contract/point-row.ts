@@ -1,5 +1,6 @@
-// The points.csv row: one per point and source (sim | real). The simulator and the harness emit the
-// same shape, so a comparison is a join on (config, load, cancellation, seed) and the extra dimensions.
+// The points.csv row: one per point and source (sim | real | sim+net). The simulator and the harness emit
+// the same shape, so a comparison is a join on (config, load, cancellation, seed) and the extra
+// dimensions, within a source.
 
 import type { DimCells } from './dimension-columns.ts';
 
@@ -31,13 +32,17 @@ export const POINT_COLUMNS = [
 
 export type PointColumn = (typeof POINT_COLUMNS)[number];
 
+/** Where a row comes from: the simulator, the real harness, or the simulator with the measured network. */
+export type PointSource = 'sim' | 'real' | 'sim+net';
+
 /** One row. `null` = the column does not apply (written as an empty cell). Rates are fractions. */
 export interface PointRow extends DimCells {
   config: string;
   load: number;
   cancellation: 'ignore' | 'propagate';
   seed: number;
-  source: 'sim' | 'real';
+  /** `sim+net`: the simulator with the run's own transport (its calibration point), see PointSource. */
+  source: PointSource;
   calls: number;
   measured_calls: number;
   p50_ms: number | null;

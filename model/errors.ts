@@ -22,3 +22,20 @@ export class MatrixInvalidError extends ModelError {
     super('HB_MATRIX_INVALID', message, options);
   }
 }
+
+/** A transport (model/transport.ts) cannot be used: a negative or non-finite delay, too few samples. */
+export class TransportInvalidError extends ModelError {
+  constructor(message: string) {
+    super('HB_TRANSPORT_INVALID', message);
+  }
+}
+
+/** An empirical transport was given fewer samples than MIN_EMPIRICAL_SAMPLES; `count` is how many. */
+export class TransportSamplesError extends ModelError {
+  constructor(
+    message: string,
+    readonly count: number,
+  ) {
+    super('HB_TRANSPORT_TOO_FEW_SAMPLES', message);
+  }
+}

@@ -8,7 +8,7 @@ export {
   labelWithDims,
   type PointDims,
 } from './dimensions.ts';
-export { MatrixInvalidError } from './errors.ts';
+export { MatrixInvalidError, TransportInvalidError, TransportSamplesError } from './errors.ts';
 export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 export {
   calibrationPoint,
@@ -34,6 +34,17 @@ export {
 } from './point.ts';
 export { uniform, uniformOpen } from './rng.ts';
 export { meanServiceMs, serviceTimeMs } from './service-time.ts';
+export {
+  constantTransport,
+  type DelayDistribution,
+  type Direction,
+  describeTransport,
+  empiricalDelay,
+  MIN_EMPIRICAL_SAMPLES,
+  type TransportParams,
+  transportDelayMs,
+  validateTransport,
+} from './transport.ts';
 export {
   type AttemptEnd,
   type PoolJob,

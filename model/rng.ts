@@ -10,6 +10,17 @@ export const STREAM = Object.freeze({
   serviceA: 3,
   /** Second uniform of the service value (Box–Muller angle). */
   serviceB: 4,
+  /**
+   * The transport's draws (model/transport.ts): per direction a first uniform (the whole draw of an
+   * empirical or the Box–Muller radius) and a second (the Box–Muller angle). Numbered from 16 so the
+   * service model's own streams can grow below them.
+   */
+  requestA: 16,
+  requestB: 17,
+  responseA: 18,
+  responseB: 19,
+  cancelA: 20,
+  cancelB: 21,
 });
 
 const TWO_POW_53_INV = 1 / 9007199254740992;

@@ -30,11 +30,18 @@ export interface FinishedAnalysis {
  */
 export async function finishAnalysis(runDir: string, failOn?: FailOnVerdict[]): Promise<FinishedAnalysis> {
   const r = await writeReport(runDir);
-  const attribution = r.files.some((f) => f.endsWith('attribution.csv')) ? ['attribution.csv'] : [];
+  const written = (name: string) => (r.files.some((f) => f.endsWith(name)) ? [name] : []);
   const gate = applyGate(r.analysis, failOn);
   return {
     line: r.summaryLine,
-    files: ['comparison.csv', ...attribution, 'report.md', 'report.html', 'charts/'],
+    files: [
+      'comparison.csv',
+      ...written('comparison-net.csv'),
+      ...written('attribution.csv'),
+      'report.md',
+      'report.html',
+      'charts/',
+    ],
     gate,
     json: comparisonJson(r.analysis, gate),
   };

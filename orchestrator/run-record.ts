@@ -20,6 +20,8 @@ export class RunRecord {
     this.entries = new Map(manifest.points.map((e) => [e.key, e]));
     // Rows worth keeping are those of finished points; a point measured again gets fresh rows.
     for (const r of folder.readPoints()) {
+      // sim+net rows are derived from the finished run (`compare` writes them again at the end).
+      if (r.source === 'sim+net') continue;
       const state = this.entries.get(rowKey(r))?.state;
       if (state !== 'done' && state !== 'failed') continue;
       const pair = this.rows.get(rowKey(r)) ?? {};

@@ -50,6 +50,8 @@ export async function runPoints(
 ): Promise<SimResult[]> {
   const threads = Math.min(options.threads ?? availableParallelism(), points.length);
   const pointOptions: RunPointOptions = { maxInFlight: options.maxInFlight };
+  // Added only when set, so the message a worker gets at the default is the one it always got.
+  if (options.transport !== undefined) pointOptions.transport = options.transport;
   if (threads <= 0) {
     const out: SimResult[] = [];
     for (const p of points) {

@@ -22,6 +22,8 @@ import {
   buildPipeline,
   type Point,
   type PoolStats,
+  type TransportParams,
+  validateTransport,
   WorkerPool,
   warmupCalls,
 } from '../model/index.ts';
@@ -37,6 +39,13 @@ export interface RunPointOptions {
   maxInFlight?: number;
   /** Sees every attempt as it ends (in-process only: a function cannot cross to a worker thread). */
   onAttempt?: (r: AttemptRecord) => void;
+  /** Sees every measured call as it ends, with its latency (in-process only, like onAttempt). */
+  onCall?: (state: CallState, latencyMs: number) => void;
+  /**
+   * The network between client and server (model/transport.ts). Absent: every trip is instant and the row's
+   * source is `sim`; present: trips take their drawn delays and the row's source is `sim+net`.
+   */
+  transport?: TransportParams;
 }
 
 /** What the simulator says about one point. */
@@ -71,8 +80,10 @@ export const TIMELINE_CAP = 1 << 17;
 
 /** Simulates one point to the end; deterministic for the point (same input, same result). */
 export function runPoint(point: Point, options: RunPointOptions = {}): SimResult {
+  // A bad transport is the caller's input, refused before any work (and not wrapped as a simulation failure).
+  if (options.transport !== undefined) validateTransport(options.transport);
   try {
-    return new PointSimulation(point, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, options.onAttempt).run();
+    return new PointSimulation(point, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, options).run();
   } catch (err) {
     const e = err as { code?: string; message?: string };
     throw new SimPointError(
@@ -97,16 +108,25 @@ class PointSimulation {
   private next = 0;
   private truncated = false;
   private lastMeasuredIntended = Number.NaN;
+  private readonly onCall: RunPointOptions['onCall'];
 
   constructor(
     private readonly point: Point,
     private readonly maxInFlight: number,
-    onAttempt: ((r: AttemptRecord) => void) | undefined,
+    options: RunPointOptions,
   ) {
     const p = point;
     this.warm = warmupCalls(p);
+    this.onCall = options.onCall;
     this.pool = new WorkerPool(this.clock, { workers: p.model.workers, cancellation: p.cancellation });
-    this.transport = new SimTransport(this.pool, p.model, p.seed, this.warm, onAttempt);
+    this.transport = new SimTransport(
+      this.pool,
+      p.model,
+      p.seed,
+      this.warm,
+      options.onAttempt,
+      options.transport,
+    );
     this.pipeline = buildPipeline(p.config, this.clock);
     this.call = this.pipeline.compose(this.transport.op);
     this.schedule = ArrivalSchedule.forPoint(p);
@@ -115,7 +135,7 @@ class PointSimulation {
       load: p.load,
       cancellation: p.cancellation,
       seed: p.seed,
-      source: 'sim',
+      source: options.transport === undefined ? 'sim' : 'sim+net',
       calls: p.calls,
       workers: p.model.workers,
       dims: p.dims,
@@ -206,5 +226,6 @@ class PointSimulation {
     const latency = this.clock.now() - this.schedule.at(i);
     const outcome = o.ok ? 'ok' : state.rejected ? 'rejected' : 'failed';
     this.builder.addCall(latency, outcome, state.attempts, state.skipped);
+    this.onCall?.(state, latency);
   }
 }

@@ -1,10 +1,12 @@
 // The simulated transport: the Operation the library's pipeline calls for each attempt. It sends the attempt
-// to the model WorkerPool with the model's service time for (seed, call, attempt); network delay is zero.
+// to the model WorkerPool with the model's service time for (seed, call, attempt). Without a network
+// (the default) every trip takes no time; with one (model/transport.ts) the request, the response and the
+// cancellation each take their drawn delay.
 
 import type { AttemptEnd, AttemptRecord } from '../contract/index.ts';
 import type { CallState, Operation, Outcome } from '../library/index.ts';
-import type { ModelParams, PoolJob, PoolTicket, WorkerPool } from '../model/index.ts';
-import { serviceTimeMs } from '../model/index.ts';
+import type { ModelParams, PoolJob, PoolTicket, TransportParams, WorkerPool } from '../model/index.ts';
+import { serviceTimeMs, transportDelayMs } from '../model/index.ts';
 
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 
@@ -22,19 +24,28 @@ export class SimTransport {
   /** The operation to compose into a pipeline. */
   readonly op: Operation<void> = (call, attempt, done) => {
     this.sent++;
+    if (this.net !== undefined) {
+      const n = new NetAttempt(this, call, attempt, done, Number.NaN);
+      n.send(this.net);
+      return () => n.cancel();
+    }
     const a = new SimAttempt(this, call, attempt, done, this.pool.clock.now());
     a.ticket = this.pool.submit(a);
     // Anonymous on purpose: a named per-call closure costs a defineProperty under esbuild's keepNames (tsx).
     return () => a.cancel();
   };
 
-  /** `onAttempt`, when given, sees every attempt's record as it ends (in-process use: tests, raw output). */
+  /**
+   * `onAttempt`, when given, sees every attempt's record as it ends (in-process use: tests, raw output);
+   * `net`, when given, delays every trip (absent: the zero-delay transport, exactly as before it existed).
+   */
   constructor(
     readonly pool: WorkerPool,
     readonly model: ModelParams,
     readonly seed: number,
     readonly measuredFrom: number,
     readonly onAttempt?: (r: AttemptRecord) => void,
+    readonly net?: TransportParams,
   ) {}
 }
 
@@ -42,16 +53,16 @@ export class SimTransport {
 class SimAttempt implements PoolJob {
   readonly serviceMs: number;
   ticket: PoolTicket | null = null;
-  private startedAt = -1;
-  private worker = -1;
-  private live = true;
+  protected startedAt = -1;
+  protected worker = -1;
+  protected live = true;
 
   constructor(
-    private readonly t: SimTransport,
-    private readonly call: CallState,
-    private readonly attempt: number,
-    private readonly done: (o: Outcome<void>) => void,
-    private readonly enqueuedAt: number,
+    protected readonly t: SimTransport,
+    protected readonly call: CallState,
+    protected readonly attempt: number,
+    protected readonly done: (o: Outcome<void>) => void,
+    protected enqueuedAt: number,
   ) {
     this.serviceMs = serviceTimeMs(t.model, t.seed, call.call, attempt);
   }
@@ -95,5 +106,65 @@ class SimAttempt implements PoolJob {
     if (!this.live) return;
     this.live = false;
     this.ticket?.cancel();
+  }
+}
+
+// An attempt over a network: the request reaches the pool after its delay, the response the client after
+// its own, and a cancellation the server after its own. The library's view (live) and the server's
+// (cancelReached) differ while a cancellation travels: the server may still serve and answer a loser, and
+// the client drops that answer. A cancellation that overtakes its request cancels it on arrival.
+class NetAttempt extends SimAttempt {
+  private cancelReached = false;
+  private net: TransportParams | undefined;
+
+  send(net: TransportParams): void {
+    this.net = net;
+    const t = this.t;
+    const d = transportDelayMs(net, 'request', t.seed, this.call.call, this.attempt);
+    t.pool.clock.setTimer(() => this.arrive(), d);
+  }
+
+  private arrive(): void {
+    this.enqueuedAt = this.t.pool.clock.now();
+    this.ticket = this.t.pool.submit(this);
+    if (this.cancelReached) this.ticket.cancel();
+  }
+
+  override onEnd(ended: AttemptEnd, now: number): void {
+    const t = this.t;
+    if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) t.busyMeasuredMs += now - this.startedAt;
+    // The server answers what it served unless it knows the client gave up.
+    const answered = ended === 'served' && !this.cancelReached;
+    if (t.onAttempt !== undefined) {
+      t.onAttempt({
+        call: this.call.call,
+        attempt: this.attempt,
+        enqueueMs: this.enqueuedAt,
+        startMs: this.startedAt >= 0 ? this.startedAt : Number.NaN,
+        endMs: now,
+        ended,
+        worker: this.worker,
+        serviceMs: this.serviceMs,
+        respondedMs: answered ? now : Number.NaN,
+      });
+    }
+    if (!answered || !this.live) return;
+    const d = transportDelayMs(this.net!, 'response', t.seed, this.call.call, this.attempt);
+    t.pool.clock.setTimer(() => {
+      if (!this.live) return;
+      this.live = false;
+      this.done(OK);
+    }, d);
+  }
+
+  override cancel(): void {
+    if (!this.live) return;
+    this.live = false;
+    const t = this.t;
+    const d = transportDelayMs(this.net!, 'cancel', t.seed, this.call.call, this.attempt);
+    t.pool.clock.setTimer(() => {
+      this.cancelReached = true;
+      this.ticket?.cancel();
+    }, d);
   }
 }

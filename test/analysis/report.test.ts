@@ -72,15 +72,18 @@ describe('compare', () => {
     const out = await captureCli(['compare', dir]);
     expect(readFileSync(join(dir, 'comparison.csv')).equals(csv1)).toBe(true);
     expect(readFileSync(join(dir, 'comparison.txt')).equals(txt1)).toBe(true);
-    expect(out).toBe(`${first.summaryLine}\n${first.calibrationLine}\n`);
+    expect(out).toBe(`${first.summaryLine}\n${first.calibrationLine}\n${first.simNetLine}\n`);
     expect(first.summaryLine).toMatch(
       /^comparison: 6 points \(5 with sim and real\); \d+ of 42 metrics agree; /,
     );
 
     const text = csv1.toString('utf8');
     expect(text.split('\n')[0]).toBe(COMPARISON_HEADER);
-    // 2 calibration lines + 6 points × 7 metrics.
+    // sim: 2 calibration lines + 6 points × 7 metrics; sim+net, in a file of its own: the same for the
+    // 5 points measured.
     expect(parseComparisonCsv(text)).toHaveLength(2 + 6 * 7);
+    const net = parseComparisonCsv(readFileSync(join(dir, 'comparison-net.csv'), 'utf8'));
+    expect(net).toHaveLength(2 + 5 * 7);
   });
 
   it('an identical copy of the folder gives identical bytes', () => {

@@ -35,6 +35,7 @@ export async function goldenOutputs(): Promise<Record<string, string>> {
       compareRunFolder(dir, { rewritePoints: true });
       out['fixture.comparison.csv'] = readFileSync(join(dir, 'comparison.csv'), 'utf8');
       out['fixture.comparison.txt'] = readFileSync(join(dir, 'comparison.txt'), 'utf8');
+      out['fixture.comparison-net.csv'] = readFileSync(join(dir, 'comparison-net.csv'), 'utf8');
       out['fixture.rewritten-points.csv'] = readFileSync(join(dir, 'points.csv'), 'utf8');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,127 @@
+// The third source, sim+net: every measured point of a run simulated again with the transport its own
+// calibration point measured (net-transport.ts), and judged against the measurement by the same rules as
+// sim. Recomputed from the run folder alone, so `compare` gives old folders their sim+net rows too.
+
+import { entryKey, type ManifestPoint, type PointRow, pointKey } from '../contract/index.ts';
+import { HedgebenchError } from '../library/index.ts';
+import {
+  calibrationPoint,
+  describeTransport,
+  expandMatrix,
+  type Matrix,
+  type Point,
+} from '../model/index.ts';
+import { runPoint } from '../simulator/index.ts';
+import { type Calibration, calibrationFromRows } from './calibration.ts';
+import { type ComparisonSummary, calibrationRows, comparePoint, summarize } from './compare.ts';
+import type { ComparisonRow } from './comparison-csv.ts';
+import { type MeasuredTransport, measuredTransport } from './net-transport.ts';
+import type { PointAnalysis } from './run-analysis.ts';
+
+/** The sim+net side of a run. */
+export interface SimNetAnalysis {
+  /** The measured transport; null when none could be derived (`missing` says why). */
+  measured: MeasuredTransport | null;
+  /** Why there are no sim+net rows, or why some are missing; empty when every measured point has one. */
+  missing: string[];
+  /** The calibration point judged with sim+net (its allowance covers what the transport leaves out). */
+  calibration: Calibration | null;
+  /** points.csv rows with source sim+net, calibration point first, then manifest order. */
+  rows: PointRow[];
+  /** comparison-net.csv's lines: sim+net against real. */
+  comparison: ComparisonRow[];
+  summary: ComparisonSummary;
+}
+
+/** The model Point a manifest entry was measured with: the matrix's own point of the same key. */
+export function entryPoint(entry: ManifestPoint, matrix: Matrix): Point | null {
+  const key = entryKey(entry);
+  const cal = calibrationPoint(matrix);
+  const point = [...(cal ? [cal] : []), ...expandMatrix(matrix)].find((p) => pointKey(p) === key);
+  return point ? { ...point, calls: entry.calls } : null;
+}
+
+function message(err: unknown): string {
+  return err instanceof HedgebenchError ? `${err.code}: ${err.message}` : (err as Error).message;
+}
+
+/** A sim+net side with nothing in it yet; `why`, when given, says why it stays empty. */
+export function noSimNet(why?: string): SimNetAnalysis {
+  return {
+    measured: null,
+    missing: why === undefined ? [] : [why],
+    calibration: null,
+    rows: [],
+    comparison: [],
+    summary: summarize([], 0, 0),
+  };
+}
+
+/**
+ * Simulates every point with a real row (`points`, calibration point included) using the transport of
+ * `calibrationPoint`; sets each point's `simNet` and `simNetRows` and returns the run's sim+net side.
+ */
+export function analyzeSimNet(
+  runDir: string,
+  matrix: Matrix,
+  points: readonly PointAnalysis[],
+  calibrationPoint: PointAnalysis | null,
+): SimNetAnalysis {
+  const out = noSimNet();
+  if (!calibrationPoint) {
+    out.missing.push('the run has no calibration point to measure its transport');
+    return out;
+  }
+  if (calibrationPoint.realSource !== 'raw') {
+    out.missing.push('the calibration point has no raw files to measure the transport from');
+    return out;
+  }
+  try {
+    out.measured = measuredTransport(runDir, calibrationPoint.entry);
+  } catch (err) {
+    out.missing.push(`no transport: ${message(err)}`);
+    return out;
+  }
+  const transport = out.measured.transport;
+  const all = points.includes(calibrationPoint) ? points : [calibrationPoint, ...points];
+  for (const p of all) {
+    if (!p.real) continue;
+    const point = entryPoint(p.entry, matrix);
+    if (!point) {
+      out.missing.push(`${p.key}: the matrix has no such point`);
+      continue;
+    }
+    try {
+      p.simNet = runPoint(point, { transport }).row;
+      out.rows.push(p.simNet);
+    } catch (err) {
+      out.missing.push(`${p.key}: ${message(err)}`);
+    }
+  }
+  const cal = calibrationPoint;
+  out.calibration = calibrationFromRows(cal.id, cal.simNet, cal.real);
+  if (cal.entry.calibration === true && cal.simNet) {
+    cal.simNetRows = calibrationRows({ ...cal, sim: cal.simNet });
+    out.comparison.push(...cal.simNetRows);
+  }
+  let judged = 0;
+  for (const p of points) {
+    if (!p.simNet) continue;
+    p.simNetRows = comparePoint({ ...p, sim: p.simNet }, out.calibration);
+    out.comparison.push(...p.simNetRows);
+    judged++;
+  }
+  out.summary = summarize(out.comparison, judged, judged);
+  return out;
+}
+
+/** The sim+net side in one line (comparison.txt, `compare`'s output, the report). */
+export function formatSimNetLine(s: SimNetAnalysis): string {
+  if (!s.measured) return `sim+net: none (${s.missing.join('; ') || 'no measured point'})`;
+  const c = s.summary.counts;
+  const m = s.measured;
+  const others = (['diverges', 'both-collapsed', 'collapse-mismatch', 'invalid', 'missing'] as const)
+    .map((v) => `${v} ${c[v]}`)
+    .join(', ');
+  return `sim+net: ${s.summary.compared} points simulated with the calibration point's transport (${m.samples} calls, ${m.origin}; ${describeTransport(m.transport)}); ${c.agrees} of ${s.summary.metrics} metrics agree; ${others}`;
+}

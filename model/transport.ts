@@ -1,0 +1,123 @@
+// The transport between client and server: a delay for the request's trip, the response's trip and the
+// cancellation's own trip to the server, each drawn from a distribution. Draws are counter-based, a pure
+// function of (seed, call, attempt, direction), so a simulation with a transport stays deterministic and
+// two transports see the same uniforms for the same attempt.
+
+import { TransportInvalidError, TransportSamplesError } from './errors.ts';
+import { keyLanes, OPEN_OFFSET, STREAM, streamUniform } from './rng.ts';
+
+/** A delay distribution, ms. */
+export type DelayDistribution =
+  | { kind: 'constant'; ms: number }
+  | { kind: 'lognormal'; medianMs: number; sigma: number }
+  /** Resampled with replacement; `samplesMs` ascending (empiricalDelay sorts), so order never matters. */
+  | { kind: 'empirical'; samplesMs: Float64Array };
+
+/** One distribution per direction. The cancellation travels client → server, after the request. */
+export interface TransportParams {
+  request: DelayDistribution;
+  response: DelayDistribution;
+  cancel: DelayDistribution;
+}
+
+/** Which trip a delay is for. */
+export type Direction = keyof TransportParams;
+
+/** Fewer samples than this describe no tail: an empirical delay refuses them. */
+export const MIN_EMPIRICAL_SAMPLES = 100;
+
+/** A constant delay of `ms` on every trip (the simplest transport: a fixed network). */
+export function constantTransport(ms: number): TransportParams {
+  const d: DelayDistribution = { kind: 'constant', ms };
+  validateDelay(d, 'constant transport');
+  return { request: d, response: d, cancel: d };
+}
+
+/**
+ * An empirical delay from measured samples (ms). Refuses fewer than MIN_EMPIRICAL_SAMPLES, and any
+ * negative or non-finite sample; `what` names the samples' origin in the message.
+ */
+export function empiricalDelay(samples: ArrayLike<number>, what = 'empirical delay'): DelayDistribution {
+  if (samples.length < MIN_EMPIRICAL_SAMPLES) {
+    throw new TransportSamplesError(
+      `${what}: ${samples.length} samples, at least ${MIN_EMPIRICAL_SAMPLES} are needed to describe a delay's tail; measure more calls (a longer calibration point) or use a constant or log-normal delay`,
+      samples.length,
+    );
+  }
+  const d: DelayDistribution = { kind: 'empirical', samplesMs: Float64Array.from(samples).sort() };
+  validateDelay(d, what);
+  return d;
+}
+
+/** Checks a distribution's parameters (throws TransportInvalidError naming the field and the fix). */
+export function validateDelay(d: DelayDistribution, what: string): void {
+  const bad = (field: string, v: unknown, need: string) =>
+    new TransportInvalidError(`${what}: ${field} is ${String(v)}; it must be ${need}`);
+  if (d.kind === 'constant') {
+    if (!(Number.isFinite(d.ms) && d.ms >= 0)) throw bad('ms', d.ms, 'a finite number ≥ 0');
+  } else if (d.kind === 'lognormal') {
+    if (!(Number.isFinite(d.medianMs) && d.medianMs > 0)) throw bad('medianMs', d.medianMs, 'a number > 0');
+    if (!(Number.isFinite(d.sigma) && d.sigma >= 0)) throw bad('sigma', d.sigma, 'a finite number ≥ 0');
+  } else {
+    const n = d.samplesMs.length;
+    if (n < MIN_EMPIRICAL_SAMPLES) {
+      throw new TransportSamplesError(
+        `${what}: ${n} samples, at least ${MIN_EMPIRICAL_SAMPLES} are needed`,
+        n,
+      );
+    }
+    for (let i = 0; i < n; i++) {
+      const v = d.samplesMs[i];
+      if (!(Number.isFinite(v) && v >= 0)) throw bad(`samplesMs[${i}]`, v, 'a finite delay ≥ 0 ms');
+    }
+  }
+}
+
+/** Checks every direction of a transport. */
+export function validateTransport(t: TransportParams): void {
+  for (const dir of ['request', 'response', 'cancel'] as const) {
+    if (t[dir] === undefined) throw new TransportInvalidError(`transport: the ${dir} delay is missing`);
+    validateDelay(t[dir], `transport ${dir} delay`);
+  }
+}
+
+const STREAMS: Readonly<Record<Direction, readonly [number, number]>> = {
+  request: [STREAM.requestA, STREAM.requestB],
+  response: [STREAM.responseA, STREAM.responseB],
+  cancel: [STREAM.cancelA, STREAM.cancelB],
+};
+const TWO_PI = 2 * Math.PI;
+const lanes = new Int32Array(2);
+
+/** The delay (ms) of `dir`'s trip for attempt `attempt` of call `call`: a pure function of its arguments. */
+export function transportDelayMs(
+  t: TransportParams,
+  dir: Direction,
+  seed: number,
+  call: number,
+  attempt: number,
+): number {
+  const d = t[dir];
+  if (d.kind === 'constant') return d.ms;
+  const [a, b] = STREAMS[dir];
+  keyLanes(seed, call, attempt, lanes);
+  if (d.kind === 'empirical') {
+    const s = d.samplesMs;
+    return s[Math.floor(streamUniform(lanes, a) * s.length)];
+  }
+  // Box–Muller, as the service time draws its log-normal body.
+  const r = Math.sqrt(-2 * Math.log(streamUniform(lanes, a) + OPEN_OFFSET));
+  return d.medianMs * Math.exp(d.sigma * r * Math.cos(TWO_PI * streamUniform(lanes, b)));
+}
+
+/** One line naming a transport (the report and notes print it). */
+export function describeTransport(t: TransportParams): string {
+  const one = (d: DelayDistribution): string => {
+    if (d.kind === 'constant') return `constant ${d.ms} ms`;
+    if (d.kind === 'lognormal') return `log-normal (median ${d.medianMs} ms, sigma ${d.sigma})`;
+    const s = d.samplesMs;
+    const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(3);
+    return `empirical (${s.length} samples; p50 ${q(0.5)} ms, p99 ${q(0.99)} ms)`;
+  };
+  return `request ${one(t.request)}; response ${one(t.response)}; cancellation ${one(t.cancel)}`;
+}
