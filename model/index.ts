@@ -16,8 +16,19 @@ export {
 } from './matrix.ts';
 export { DEFAULT_MODEL, type ModelParams } from './params.ts';
 export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
+export {
+  addBalancer,
+  balancerDraw,
+  isSingleReplica,
+  type ReplicaSetup,
+  replicaOf,
+  replicaServiceMs,
+  replicaSetupOf,
+  SINGLE_REPLICA,
+  SLOW_REPLICA,
+} from './replicas.ts';
 export { uniform, uniformOpen } from './rng.ts';
-export { meanServiceMs, serviceTimeMs } from './service-time.ts';
+export { correlatedServiceTimeMs, meanServiceMs, serviceTimeMs } from './service-time.ts';
 export {
   type AttemptEnd,
   type PoolJob,

@@ -10,6 +10,10 @@ export const STREAM = Object.freeze({
   serviceA: 3,
   /** Second uniform of the service value (Box–Muller angle). */
   serviceB: 4,
+  /** Decides whether a call's attempts share the first attempt's straggler draw (correlated slowness). */
+  correlation: 5,
+  /** The balancer's draws (k = 0, 1): which replica an attempt goes to. */
+  balancer: 6,
 });
 
 const TWO_POW_53_INV = 1 / 9007199254740992;

@@ -19,13 +19,16 @@ import {
 } from '../library/index.ts';
 import {
   ArrivalSchedule,
+  addBalancer,
   buildPipeline,
   type Point,
   type PoolStats,
-  WorkerPool,
+  type ReplicaSetup,
+  replicaSetupOf,
   warmupCalls,
 } from '../model/index.ts';
 import { SimPointError } from './errors.ts';
+import { ReplicaPools } from './replica-pools.ts';
 import { SimTransport } from './transport.ts';
 
 /** Knobs of one simulation (defaults suit the reference study). */
@@ -48,8 +51,10 @@ export interface SimResult {
   truncated: boolean;
   /** Calls that arrived (all of them unless truncated). */
   arrived: number;
-  /** The pool's counters over the whole point (warm-up included). */
+  /** The pool's counters over the whole point (warm-up included), summed over replicas. */
   pool: PoolStats;
+  /** With more than one replica: each replica's counters and its utilisation by measured calls. */
+  replicas?: { pool: PoolStats; utilization: number | null }[];
   /** Simulated time at the end of the point (last attempt ended), ms. */
   simulatedMs: number;
   /** Timer events the clock fired. */
@@ -85,7 +90,8 @@ export function runPoint(point: Point, options: RunPointOptions = {}): SimResult
 // The state of one simulation; arrivals reuse one bound callback, so the only per-call closure is `done`.
 class PointSimulation {
   private readonly clock = new ManualClock();
-  private readonly pool: WorkerPool;
+  private readonly pool: ReplicaPools;
+  private readonly setup: ReplicaSetup;
   private readonly transport: SimTransport;
   private readonly pipeline: Pipeline;
   private readonly call: Operation<void>;
@@ -105,9 +111,11 @@ class PointSimulation {
   ) {
     const p = point;
     this.warm = warmupCalls(p);
-    this.pool = new WorkerPool(this.clock, { workers: p.model.workers, cancellation: p.cancellation });
-    this.transport = new SimTransport(this.pool, p.model, p.seed, this.warm, onAttempt);
-    this.pipeline = buildPipeline(p.config, this.clock);
+    this.setup = replicaSetupOf((p as { dims?: Partial<ReplicaSetup> }).dims);
+    const R = this.setup.replicas;
+    this.pool = new ReplicaPools(this.clock, R, p.model.workers, p.cancellation);
+    this.transport = new SimTransport(this.pool.pools, p.model, p.seed, this.warm, onAttempt, this.setup);
+    this.pipeline = addBalancer(buildPipeline(p.config, this.clock), this.setup, p.seed);
     this.call = this.pipeline.compose(this.transport.op);
     this.schedule = ArrivalSchedule.forPoint(p);
     this.builder = new RowBuilder({
@@ -117,7 +125,7 @@ class PointSimulation {
       seed: p.seed,
       source: 'sim',
       calls: p.calls,
-      workers: p.model.workers,
+      workers: p.model.workers * R,
     });
     const n = Math.max(0, p.calls - this.warm);
     // Every measured arrival is sampled up to TIMELINE_CAP samples; beyond, every stride-th one.
@@ -141,7 +149,7 @@ class PointSimulation {
     const first = this.warm < this.next ? this.schedule.at(this.warm) : Number.NaN;
     const last = this.lastMeasuredIntended;
     const window = { startMs: first, endMs: last };
-    let collapse = detectCollapse(this.tl, window, p.model.workers);
+    let collapse = detectCollapse(this.tl, window, p.model.workers * this.setup.replicas);
     if (this.truncated) {
       collapse = {
         ...collapse,
@@ -164,6 +172,7 @@ class PointSimulation {
       truncated: this.truncated,
       arrived: this.next,
       pool: this.pool.stats(),
+      ...(this.setup.replicas > 1 ? { replicas: this.replicaFigures(spanMs) } : {}),
       simulatedMs: this.clock.now(),
       events,
       meanWaitMs:
@@ -172,6 +181,14 @@ class PointSimulation {
           : Number.NaN,
       startedMeasured: this.transport.startedMeasured,
     };
+  }
+
+  private replicaFigures(spanMs: number): { pool: PoolStats; utilization: number | null }[] {
+    const busy = this.transport.busyByReplica;
+    return this.pool.replicaStats().map((pool, r) => ({
+      pool,
+      utilization: spanMs > 0 ? busy[r] / (this.point.model.workers * spanMs) : null,
+    }));
   }
 
   // Call `next` arrives now: sample the service (arrivals see time averages), start the call, book the next.

@@ -1,17 +1,28 @@
 // The simulated transport: the Operation the library's pipeline calls for each attempt. It sends the attempt
-// to the model WorkerPool with the model's service time for (seed, call, attempt); network delay is zero.
+// to its replica's model WorkerPool (the one the balancer picked; replica 0 without a balancer) with the model's
+// service time for (seed, call, attempt) on that replica; network delay is zero.
 
 import type { AttemptEnd, AttemptRecord } from '../contract/index.ts';
 import type { CallState, Operation, Outcome } from '../library/index.ts';
-import type { ModelParams, PoolJob, PoolTicket, WorkerPool } from '../model/index.ts';
-import { serviceTimeMs } from '../model/index.ts';
+import type { ModelParams, PoolJob, PoolTicket, ReplicaSetup, WorkerPool } from '../model/index.ts';
+import {
+  isSingleReplica,
+  replicaOf,
+  replicaServiceMs,
+  SINGLE_REPLICA,
+  serviceTimeMs,
+} from '../model/index.ts';
 
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 
-/** Sends attempts to a pool; sums worker time and queue wait of attempts of measured calls. */
+/** Sends attempts to the replicas' pools; sums worker time and queue wait of attempts of measured calls. */
 export class SimTransport {
   /** Σ service time (served, or until cancelled in service) of attempts of calls ≥ measuredFrom, ms. */
   busyMeasuredMs = 0;
+  /** busyMeasuredMs by replica. */
+  readonly busyByReplica: Float64Array;
+  /** False when the setup is today's one-queue model: the service time is then serviceTimeMs itself. */
+  readonly replicated: boolean;
   /** Σ queue wait of attempts of measured calls that reached a worker, ms. */
   waitMeasuredMs = 0;
   /** Attempts of measured calls that reached a worker. */
@@ -22,20 +33,26 @@ export class SimTransport {
   /** The operation to compose into a pipeline. */
   readonly op: Operation<void> = (call, attempt, done) => {
     this.sent++;
-    const a = new SimAttempt(this, call, attempt, done, this.pool.clock.now());
-    a.ticket = this.pool.submit(a);
+    const replica = replicaOf(call.replicas, attempt);
+    const pool = this.pools[replica];
+    const a = new SimAttempt(this, call, attempt, replica, done, pool.clock.now());
+    a.ticket = pool.submit(a);
     // Anonymous on purpose: a named per-call closure costs a defineProperty under esbuild's keepNames (tsx).
     return () => a.cancel();
   };
 
   /** `onAttempt`, when given, sees every attempt's record as it ends (in-process use: tests, raw output). */
   constructor(
-    readonly pool: WorkerPool,
+    readonly pools: readonly WorkerPool[],
     readonly model: ModelParams,
     readonly seed: number,
     readonly measuredFrom: number,
     readonly onAttempt?: (r: AttemptRecord) => void,
-  ) {}
+    readonly setup: ReplicaSetup = SINGLE_REPLICA,
+  ) {
+    this.busyByReplica = new Float64Array(pools.length);
+    this.replicated = !isSingleReplica(setup);
+  }
 }
 
 // One attempt in the pool; it is its own PoolJob, so a send allocates this object and one canceller closure.
@@ -50,10 +67,13 @@ class SimAttempt implements PoolJob {
     private readonly t: SimTransport,
     private readonly call: CallState,
     private readonly attempt: number,
+    private readonly replica: number,
     private readonly done: (o: Outcome<void>) => void,
     private readonly enqueuedAt: number,
   ) {
-    this.serviceMs = serviceTimeMs(t.model, t.seed, call.call, attempt);
+    this.serviceMs = t.replicated
+      ? replicaServiceMs(t.model, t.setup, t.seed, call.call, attempt, replica)
+      : serviceTimeMs(t.model, t.seed, call.call, attempt);
   }
 
   onStart(worker: number, now: number): void {
@@ -68,7 +88,10 @@ class SimAttempt implements PoolJob {
 
   onEnd(ended: AttemptEnd, now: number): void {
     const t = this.t;
-    if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) t.busyMeasuredMs += now - this.startedAt;
+    if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) {
+      t.busyMeasuredMs += now - this.startedAt;
+      t.busyByReplica[this.replica] += now - this.startedAt;
+    }
     if (t.onAttempt !== undefined) {
       t.onAttempt({
         call: this.call.call,
