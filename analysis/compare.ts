@@ -1,7 +1,7 @@
 // Sim against real for one point: a comparison.csv row per metric, and the summary over a run. Pure:
 // numbers in, rows out; reading the run folder is run-analysis.ts's job.
 
-import type { PointRow } from '../contract/index.ts';
+import type { DimCells, PointRow } from '../contract/index.ts';
 import { allowanceFor, type Calibration, type LatencyMetric } from './calibration.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
@@ -29,8 +29,8 @@ export const LATENCY_METRICS: readonly { metric: LatencyMetric; p: number }[] = 
 /** The real 95 % interval of each latency metric (null: no successful call). */
 export type RealIntervals = Record<LatencyMetric, PercentileInterval | null>;
 
-/** What identifies a point in comparison.csv. */
-export interface PointId {
+/** What identifies a point in comparison.csv (with its extra dimensions as cells, when any is set). */
+export interface PointId extends DimCells {
   config: string;
   load: number;
   cancellation: 'ignore' | 'propagate';

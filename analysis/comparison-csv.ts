@@ -1,10 +1,21 @@
 // comparison.csv: one line per point and metric, sim vs real with the real value's interval and a verdict.
 // Fixed decimals per metric make the file byte-identical for identical inputs.
 
-import { csvBody, csvCell, csvFile, formatLoad } from '../contract/index.ts';
+import {
+  csvBody,
+  csvCell,
+  csvFile,
+  type DimCells,
+  dimColumnsOfHeader,
+  formatDimCells,
+  formatLoad,
+  headerWithDims,
+  parseDimCells,
+  usedDimColumns,
+} from '../contract/index.ts';
 import { METRIC_DECIMALS, type Metric, VERDICTS, type Verdict } from './verdict.ts';
 
-/** Exact column order of comparison.csv. */
+/** Exact order of comparison.csv's base columns; the dimensions' columns follow, as in points.csv. */
 export const COMPARISON_COLUMNS = [
   'config',
   'load',
@@ -21,7 +32,7 @@ export const COMPARISON_COLUMNS = [
 ] as const;
 
 /** One line of comparison.csv. Numbers are already rounded to the metric's decimals; null = empty cell. */
-export interface ComparisonRow {
+export interface ComparisonRow extends DimCells {
   config: string;
   load: number;
   cancellation: 'ignore' | 'propagate';
@@ -40,7 +51,7 @@ export interface ComparisonRow {
   verdict: Verdict;
 }
 
-/** The header line of comparison.csv (no newline). */
+/** The base header line of comparison.csv (no newline). */
 export const COMPARISON_HEADER = COMPARISON_COLUMNS.join(',');
 
 function num(x: number | null, metric: Metric): string {
@@ -51,7 +62,7 @@ function num(x: number | null, metric: Metric): string {
   return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
 }
 
-/** One row as a CSV line (no newline). */
+/** One row's base cells as a CSV line (no newline). */
 export function formatComparisonRow(r: ComparisonRow): string {
   const diff = r.metric === 'collapse' ? '' : num(r.diff, r.metric);
   return [
@@ -70,15 +81,24 @@ export function formatComparisonRow(r: ComparisonRow): string {
   ].join(',');
 }
 
-/** A whole comparison.csv (header + rows, trailing newline). */
+/** A whole comparison.csv (header + rows, trailing newline), with the dimension columns its rows use. */
 export function formatComparisonCsv(rows: readonly ComparisonRow[]): string {
-  return csvFile(COMPARISON_HEADER, rows.map(formatComparisonRow));
+  const dims = usedDimColumns(rows);
+  return csvFile(
+    headerWithDims(COMPARISON_HEADER, dims),
+    rows.map((r) => [formatComparisonRow(r), ...formatDimCells(r, dims)].join(',')),
+  );
 }
 
 /** Parses comparison.csv back into rows (used by tests and by readers of old runs). */
 export function parseComparisonCsv(text: string): ComparisonRow[] {
-  const body = csvBody(text, COMPARISON_HEADER);
-  if (body === null) throw new Error(`comparison.csv: the header must be exactly "${COMPARISON_HEADER}"`);
+  const header = text.slice(0, text.indexOf('\n') >>> 0);
+  const dims = dimColumnsOfHeader(header, COMPARISON_HEADER);
+  const body = dims === null ? null : csvBody(text, header);
+  if (dims === null || body === null)
+    throw new Error(
+      `comparison.csv: the header must be exactly "${COMPARISON_HEADER}" (then any dimension columns)`,
+    );
   return body.map((c) => {
     const metric = c[4] as Metric;
     const n = (s: string) => {
@@ -103,6 +123,7 @@ export function parseComparisonCsv(text: string): ComparisonRow[] {
       allowance: n(c[9]),
       diff: n(c[10]),
       verdict,
+      ...parseDimCells(dims, c.slice(COMPARISON_COLUMNS.length)),
     };
   });
 }

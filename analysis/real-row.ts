@@ -71,6 +71,7 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     source: 'real',
     calls: entry.calls,
     workers: matrix.model.workers,
+    dims: entry.dims,
   };
   const builder = new RowBuilder(ctx);
   const outcomeName = ['ok', 'rejected', 'failed'] as const;

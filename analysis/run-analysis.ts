@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type CollapseEvidence,
+  dimCellsOf,
   entryConfigName,
   entryKey,
   formatLoad,
@@ -102,6 +103,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
       load: Number(formatLoad(entry.load)),
       cancellation: entry.cancellation,
       seed: entry.seed,
+      ...dimCellsOf(entry.dims),
     };
     const p: PointAnalysis = {
       entry,

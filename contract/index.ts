@@ -8,6 +8,17 @@ export {
 } from './attribution-csv.ts';
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
 export { csvBody, csvCell, csvFile } from './csv.ts';
+export {
+  type DimCells,
+  dimCellsOf,
+  dimColumnsOfHeader,
+  dimsOfRow,
+  formatDimCells,
+  headerWithDims,
+  parseDimCells,
+  rowLabel,
+  usedDimColumns,
+} from './dimension-columns.ts';
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {

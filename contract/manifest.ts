@@ -4,6 +4,7 @@
 // whoever needs one of them (--resume needs `sources`) checks for it.
 
 import { z } from 'zod';
+import { DIMENSIONS, type PointDims } from '../model/index.ts';
 import { rowKey } from './point-key.ts';
 
 /** State of one point: pending (not measured yet, or interrupted), done, or failed (reason says why). */
@@ -17,6 +18,8 @@ export interface PointEntry {
   load: number;
   cancellation: 'ignore' | 'propagate';
   seed: number;
+  /** The extra dimensions off their default (model/dimensions.ts); absent when there are none. */
+  dims?: PointDims;
   calls: number;
   /** The low-load `no hedge` point that measures the harness's own overhead. */
   calibration: boolean;
@@ -53,6 +56,15 @@ export interface Manifest {
   points: PointEntry[];
 }
 
+// Built from the list of dimensions, so a new dimension is read back without a change here.
+const dimsSchema = z
+  .object(
+    Object.fromEntries(
+      DIMENSIONS.map((d) => [d.field, d.kind === 'number' ? z.number().optional() : z.string().optional()]),
+    ),
+  )
+  .strict() as unknown as z.ZodType<PointDims>;
+
 const entrySchema = z
   .object({
     key: z.string(),
@@ -63,6 +75,7 @@ const entrySchema = z
     load: z.number(),
     cancellation: z.enum(['ignore', 'propagate']),
     seed: z.number().int(),
+    dims: dimsSchema.optional(),
     calls: z.number().int().positive(),
     calibration: z.boolean().optional(),
     state: z.enum(['pending', 'done', 'failed']),

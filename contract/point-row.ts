@@ -1,7 +1,9 @@
 // The points.csv row: one per point and source (sim | real). The simulator and the harness emit the
-// same shape, so a comparison is a join on (config, load, cancellation, seed).
+// same shape, so a comparison is a join on (config, load, cancellation, seed) and the extra dimensions.
 
-/** Exact column order of points.csv. */
+import type { DimCells } from './dimension-columns.ts';
+
+/** Exact order of points.csv's base columns; the dimensions' columns follow (contract/dimension-columns.ts). */
 export const POINT_COLUMNS = [
   'config',
   'load',
@@ -30,7 +32,7 @@ export const POINT_COLUMNS = [
 export type PointColumn = (typeof POINT_COLUMNS)[number];
 
 /** One row. `null` = the column does not apply (written as an empty cell). Rates are fractions. */
-export interface PointRow {
+export interface PointRow extends DimCells {
   config: string;
   load: number;
   cancellation: 'ignore' | 'propagate';

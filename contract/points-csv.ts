@@ -1,6 +1,14 @@
 // Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
 
+import type { DimensionColumn } from '../model/index.ts';
 import { csvBody, csvCell, csvFile } from './csv.ts';
+import {
+  dimColumnsOfHeader,
+  formatDimCells,
+  headerWithDims,
+  parseDimCells,
+  usedDimColumns,
+} from './dimension-columns.ts';
 import { PointsCsvError } from './errors.ts';
 import { POINT_COLUMNS, type PointRow } from './point-row.ts';
 
@@ -22,7 +30,7 @@ const DECIMALS: Partial<Record<keyof PointRow, number>> = {
 };
 
 /** Formats one cell of a points.csv row. */
-function cell(row: PointRow, col: keyof PointRow): string {
+function cell(row: PointRow, col: (typeof POINT_COLUMNS)[number]): string {
   const v = row[col];
   if (v === null || v === undefined) return '';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
@@ -34,23 +42,37 @@ function cell(row: PointRow, col: keyof PointRow): string {
   return csvCell(v);
 }
 
-/** The header line of points.csv (no newline). */
+/** The base header line of points.csv (no newline); a file that uses extra dimensions appends their columns. */
 export const POINTS_HEADER = POINT_COLUMNS.join(',');
 
-/** One row as a CSV line (no newline). */
-export function formatPointRow(row: PointRow): string {
-  return POINT_COLUMNS.map((c) => cell(row, c)).join(',');
+function line(row: PointRow, dims: readonly DimensionColumn[]): string {
+  return [...POINT_COLUMNS.map((c) => cell(row, c)), ...formatDimCells(row, dims)].join(',');
 }
 
-/** A whole points.csv (header + rows, trailing newline). */
+/** One row as a CSV line (no newline), with the dimension columns it uses. */
+export function formatPointRow(row: PointRow): string {
+  return line(row, usedDimColumns([row]));
+}
+
+/** A whole points.csv (header + rows, trailing newline), with the dimension columns its rows use. */
 export function formatPointsCsv(rows: readonly PointRow[]): string {
-  return csvFile(POINTS_HEADER, rows.map(formatPointRow));
+  const dims = usedDimColumns(rows);
+  return csvFile(
+    headerWithDims(POINTS_HEADER, dims),
+    rows.map((row) => line(row, dims)),
+  );
 }
 
 /** Parses a points.csv back into rows (empty cells become null). */
 export function parsePointsCsv(text: string): PointRow[] {
-  const body = csvBody(text, POINTS_HEADER);
-  if (body === null) throw new PointsCsvError(`points.csv: the header must be exactly "${POINTS_HEADER}"`);
+  const header = text.slice(0, text.indexOf('\n') >>> 0);
+  const dims = dimColumnsOfHeader(header, POINTS_HEADER);
+  const body = dims === null ? null : csvBody(text, header);
+  if (dims === null || body === null) {
+    throw new PointsCsvError(
+      `points.csv: the header must be exactly "${POINTS_HEADER}", optionally followed by dimension columns`,
+    );
+  }
   return body.map((cells) => {
     const row: Record<string, unknown> = {};
     POINT_COLUMNS.forEach((col, i) => {
@@ -59,6 +81,6 @@ export function parsePointsCsv(text: string): PointRow[] {
       else if (col === 'collapsed' || col === 'valid') row[col] = raw === 'true';
       else row[col] = raw === '' ? null : Number(raw);
     });
-    return row as unknown as PointRow;
+    return { ...row, ...parseDimCells(dims, cells.slice(POINT_COLUMNS.length)) } as PointRow;
   });
 }

@@ -1,7 +1,8 @@
 // Turns measured calls into a points.csv row. The simulator and the real harness both feed it, so the
 // two sources compute every column the same way.
 
-import { formatLoad } from '../model/index.ts';
+import { formatLoad, type PointDims } from '../model/index.ts';
+import { dimCellsOf } from './dimension-columns.ts';
 import { LatencyHistogram } from './histogram.ts';
 import type { PointRow } from './point-row.ts';
 import type { CallOutcome } from './records.ts';
@@ -12,6 +13,7 @@ import type { CallOutcome } from './records.ts';
  */
 export type RowContext = Pick<PointRow, 'config' | 'load' | 'cancellation' | 'seed' | 'source' | 'calls'> & {
   workers: number;
+  dims?: PointDims;
 };
 
 /** What is known only at the end of a point. */
@@ -79,6 +81,7 @@ export class RowBuilder {
       collapsed: end.collapsed,
       send_lag_p99_ms: end.sendLagP99Ms,
       valid: end.valid,
+      ...dimCellsOf(ctx.dims),
     };
   }
 }

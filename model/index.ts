@@ -2,6 +2,15 @@
 
 export { ArrivalSchedule, arrivalRatePerMs } from './arrivals.ts';
 export { buildPipeline } from './build-pipeline.ts';
+export {
+  DIMENSIONS,
+  type DimensionColumn,
+  type DimensionSpec,
+  dimsKeySuffix,
+  hasDims,
+  labelWithDims,
+  type PointDims,
+} from './dimensions.ts';
 export { MatrixInvalidError } from './errors.ts';
 export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 export {
@@ -15,7 +24,16 @@ export {
   parseMatrix,
 } from './matrix.ts';
 export { DEFAULT_MODEL, type ModelParams } from './params.ts';
-export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
+export {
+  type Cancellation,
+  formatLoad,
+  type Point,
+  type PointKeyFields,
+  pointKey,
+  pointSlug,
+  warmupCalls,
+} from './point.ts';
+export { type ReplicaFields, replicaNotes } from './replica-dims.ts';
 export {
   addBalancer,
   balancerDraw,

@@ -10,10 +10,18 @@ import {
   type OptionRange,
 } from '../library/index.ts';
 import { buildPipeline } from './build-pipeline.ts';
+import type { PointDims } from './dimensions.ts';
 import { MatrixInvalidError } from './errors.ts';
 import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 import { DEFAULT_MODEL, type ModelParams } from './params.ts';
 import { type Cancellation, formatLoad, type Point, pointKey } from './point.ts';
+import {
+  pickReplicaFields,
+  type ReplicaFields,
+  replicaFieldIssues,
+  replicaFieldsSchema,
+  replicaVariants,
+} from './replica-dims.ts';
 import { meanServiceMs } from './service-time.ts';
 
 const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
@@ -150,6 +158,11 @@ export const matrixSchema = z
           .max(2, 'must be ≤ 2'),
       )
       .min(1, 'must list at least one load, e.g. [0.5, 0.95]'),
+    delaysMs: z
+      .array(positive('hedge delay in ms, e.g. 20'))
+      .min(1, 'must list at least one delay, e.g. [5, 10, 20, 40], or be left out')
+      .optional(),
+    ...replicaFieldsSchema,
     cancellation: z
       .array(
         z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
@@ -189,11 +202,13 @@ export const matrixSchema = z
 export type MatrixSpec = z.input<typeof matrixSchema>;
 
 /** A validated matrix with every default filled in and every configuration resolved. */
-export interface Matrix {
+export interface Matrix extends ReplicaFields {
   name: string;
   description: string;
   configs: HedgeConfig[];
   loads: number[];
+  /** Hedge delays to sweep (ms): each hedged configuration runs once per delay; absent = its own delay. */
+  delaysMs?: number[];
   cancellation: Cancellation[];
   seeds: number[];
   calls: number;
@@ -250,8 +265,12 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...duplicates(m.loads.map(formatLoad)).map(
       (l) => `loads: two loads print as ${l}; loads are keyed with two decimals, so make them differ there`,
     ),
+    ...duplicates((m.delaysMs ?? []).map(String)).map(
+      (d) => `delaysMs: ${d} appears twice; list each delay once`,
+    ),
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
+    ...replicaFieldIssues(m),
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
@@ -274,6 +293,8 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     description: m.description ?? '',
     configs,
     loads: [...m.loads],
+    ...(m.delaysMs === undefined ? {} : { delaysMs: [...m.delaysMs] }),
+    ...pickReplicaFields(m),
     cancellation: [...m.cancellation],
     seeds: [...m.seeds],
     calls: m.calls,
@@ -284,27 +305,47 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
   };
 }
 
-/** Every point of the matrix, ordered seed → cancellation → config → load (each in file order). */
+/**
+ * Every point of the matrix, ordered seed → cancellation → config → delay → replica dims → load (each in file
+ * order; model/replica-dims.ts orders the replica dims).
+ */
 export function expandMatrix(m: Matrix): Point[] {
   const out: Point[] = [];
   for (const seed of m.seeds) {
     for (const cancellation of m.cancellation) {
       for (const config of m.configs) {
-        for (const load of m.loads) {
-          out.push({
-            config,
-            load,
-            cancellation,
-            seed,
-            calls: m.calls,
-            warmupFraction: m.warmupFraction,
-            model: m.model,
-          });
+        for (const { config: c, dims: delayDims } of delayVariants(config, m.delaysMs)) {
+          for (const dims of replicaVariants(c, delayDims, m)) {
+            for (const load of m.loads) {
+              out.push({
+                config: c,
+                load,
+                cancellation,
+                seed,
+                calls: m.calls,
+                warmupFraction: m.warmupFraction,
+                model: m.model,
+                ...(dims === undefined ? {} : { dims }),
+              });
+            }
+          }
         }
       }
     }
   }
   return out;
+}
+
+// A delay sweep replaces a hedged configuration's delay; an unhedged one has no delay and runs once.
+function delayVariants(
+  config: HedgeConfig,
+  delaysMs: readonly number[] | undefined,
+): { config: HedgeConfig; dims?: PointDims }[] {
+  if (delaysMs === undefined || config.hedge === undefined) return [{ config }];
+  return delaysMs.map((delayMs) => ({
+    config: { ...config, hedge: { ...config.hedge, delayMs } },
+    dims: { delayMs },
+  }));
 }
 
 /**

@@ -1,6 +1,7 @@
 // The Point: the unit of work that the simulator predicts and the real harness measures.
 // Its key names its folder, rows and Redis keys (see DESIGN.md §3).
 
+import { dimsKeySuffix, dimsSlugSuffix, type PointDims } from './dimensions.ts';
 import type { HedgeConfig } from './hedge-config.ts';
 import type { ModelParams } from './params.ts';
 
@@ -15,21 +16,26 @@ export interface Point {
   calls: number;
   warmupFraction: number;
   model: ModelParams;
+  /** The extra dimensions (model/dimensions.ts); absent = every one at its default. */
+  dims?: PointDims;
 }
 
-/** `config|load|cancellation|seed`, the join key of sim and real rows. */
-export function pointKey(p: Pick<Point, 'config' | 'load' | 'cancellation' | 'seed'>): string {
-  return `${p.config.name}|${formatLoad(p.load)}|${p.cancellation}|${p.seed}`;
+/** What a point's key and slug are made of. */
+export type PointKeyFields = Pick<Point, 'config' | 'load' | 'cancellation' | 'seed' | 'dims'>;
+
+/** `config|load|cancellation|seed` (then `|d=10`… for dimensions off their default): joins sim and real rows. */
+export function pointKey(p: PointKeyFields): string {
+  return `${p.config.name}|${formatLoad(p.load)}|${p.cancellation}|${p.seed}${dimsKeySuffix(p.dims)}`;
 }
 
 /** A file- and Redis-safe name for a point, e.g. `hedge-no-budget_0.50_ignore_s1`. */
-export function pointSlug(p: Pick<Point, 'config' | 'load' | 'cancellation' | 'seed'>): string {
+export function pointSlug(p: PointKeyFields): string {
   const name = p.config.name
     .toLowerCase()
     .replace(/%/g, 'pct')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
-  return `${name}_${formatLoad(p.load)}_${p.cancellation}_s${p.seed}`;
+  return `${name}_${formatLoad(p.load)}_${p.cancellation}_s${p.seed}${dimsSlugSuffix(p.dims)}`;
 }
 
 /** Loads print with two decimals everywhere (keys, CSV, tables). */

@@ -111,7 +111,7 @@ class PointSimulation {
   ) {
     const p = point;
     this.warm = warmupCalls(p);
-    this.setup = replicaSetupOf((p as { dims?: Partial<ReplicaSetup> }).dims);
+    this.setup = replicaSetupOf(p.dims);
     const R = this.setup.replicas;
     this.pool = new ReplicaPools(this.clock, R, p.model.workers, p.cancellation);
     this.transport = new SimTransport(this.pool.pools, p.model, p.seed, this.warm, onAttempt, this.setup);
@@ -126,6 +126,7 @@ class PointSimulation {
       source: 'sim',
       calls: p.calls,
       workers: p.model.workers * R,
+      dims: p.dims,
     });
     const n = Math.max(0, p.calls - this.warm);
     // Every measured arrival is sampled up to TIMELINE_CAP samples; beyond, every stride-th one.

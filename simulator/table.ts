@@ -1,11 +1,12 @@
 // The summary printed after a simulation: per cancellation mode (and seed), configs × loads with
 // `p99 / p99.9` in ms or `collapse`, then requests per call, rejected % and utilisation. Pure: rows in, text out.
 
-import { formatLoad, formatMs, type PointRow } from '../contract/index.ts';
+import { formatLoad, formatMs, type PointRow, rowLabel } from '../contract/index.ts';
 
 /** Renders the tables for any points.csv rows (sim or real); rows and columns keep first-seen order. */
 export function formatSimTables(rows: readonly PointRow[]): string {
-  const configs = unique(rows.map((r) => r.config));
+  // A configuration swept over a dimension (e.g. the hedge delay) gets one line per value.
+  const configs = unique(rows.map(rowLabel));
   const loads = unique(rows.map((r) => r.load)).sort((a, b) => a - b);
   const modes = unique(rows.map((r) => r.cancellation));
   const seeds = unique(rows.map((r) => r.seed));
@@ -20,7 +21,7 @@ export function formatSimTables(rows: readonly PointRow[]): string {
               r.source === source &&
               r.cancellation === mode &&
               r.seed === seed &&
-              r.config === config &&
+              rowLabel(r) === config &&
               formatLoad(r.load) === formatLoad(load),
           );
         const present = configs.filter((c) => loads.some((l) => pick(c, l) !== undefined));

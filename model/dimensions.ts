@@ -1,0 +1,96 @@
+// Point dimensions beyond config × load × cancellation × seed: the hedge delay today, and whatever a study
+// sweeps next. A dimension left at its default is invisible — absent from the point key, the slug, the
+// manifest and the CSV columns — so results made before it existed, and runs that do not use it, stay
+// byte-identical. Adding a dimension = one field below, one entry in DIMENSIONS, and its effect on a point.
+
+import type { BalancerName, HedgeTarget } from '../library/index.ts';
+
+/** A point's values of the extra dimensions; an absent field is that dimension's default. */
+export interface PointDims {
+  /** Hedge delay, ms, replacing the configuration's own (matrix `delaysMs`); absent for unhedged configs. */
+  delayMs?: number;
+  /** R replicas behind the client's balancer (matrix `replicas`; model/replicas.ts); absent = 1. */
+  replicas?: number;
+  /** How the client picks a replica (matrix `balancer`); absent = random, or one replica. */
+  balancer?: BalancerName;
+  /** Where a hedge goes (matrix `hedgeTo`); absent = other, or one replica, or an unhedged config. */
+  hedgeTo?: HedgeTarget;
+  /** Probability that a call's attempts share attempt 1's straggler draw (matrix `correlation`); absent = 0. */
+  correlation?: number;
+  /** Factor on replica 0's service times (matrix `slowReplica`); absent = 1, no degraded replica. */
+  slowReplica?: number;
+}
+
+/** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
+export interface DimensionSpec {
+  readonly field: keyof PointDims;
+  /** Its column in points.csv and comparison.csv (after the base columns, in DIMENSIONS order). */
+  readonly column: string;
+  /** Short tag in keys (`|d=10`) and slugs (`_d10`). */
+  readonly tag: string;
+  /** How its CSV cell reads back. */
+  readonly kind: 'number' | 'string';
+  /** Its value in words, for tables and charts (e.g. `delay 10 ms`). */
+  readonly words: (v: number | string) => string;
+}
+
+/** Every dimension, in column order. */
+export const DIMENSIONS = [
+  { field: 'delayMs', column: 'delay_ms', tag: 'd', kind: 'number', words: (v) => `delay ${v} ms` },
+  { field: 'replicas', column: 'replicas', tag: 'r', kind: 'number', words: (v) => `${v} replicas` },
+  { field: 'balancer', column: 'balancer', tag: 'b', kind: 'string', words: (v) => `${v}` },
+  { field: 'hedgeTo', column: 'hedge_to', tag: 'h', kind: 'string', words: (v) => `hedge to ${v}` },
+  { field: 'correlation', column: 'correlation', tag: 'c', kind: 'number', words: (v) => `correlation ${v}` },
+  {
+    field: 'slowReplica',
+    column: 'slow_replica',
+    tag: 's',
+    kind: 'number',
+    words: (v) => `slow replica ×${v}`,
+  },
+] as const satisfies readonly DimensionSpec[];
+
+/** The CSV column of a dimension. */
+export type DimensionColumn = (typeof DIMENSIONS)[number]['column'];
+
+type DimValue = NonNullable<PointDims[keyof PointDims]>;
+
+function present(dims: PointDims | undefined): [DimensionSpec, DimValue][] {
+  if (dims === undefined) return [];
+  const out: [DimensionSpec, DimValue][] = [];
+  for (const d of DIMENSIONS) {
+    const v = dims[d.field];
+    if (v !== undefined) out.push([d, v]);
+  }
+  return out;
+}
+
+/** The key suffix of a point's dimensions, e.g. `|d=10`; empty at every default. */
+export function dimsKeySuffix(dims: PointDims | undefined): string {
+  return present(dims)
+    .map(([d, v]) => `|${d.tag}=${v}`)
+    .join('');
+}
+
+/** The slug suffix, e.g. `_d10` or `_d2p5` (file- and Redis-safe); empty at every default. */
+export function dimsSlugSuffix(dims: PointDims | undefined): string {
+  return present(dims)
+    .map(
+      ([d, v]) =>
+        `_${d.tag}${String(v)
+          .toLowerCase()
+          .replace(/\./g, 'p')
+          .replace(/[^a-z0-9]+/g, '-')}`,
+    )
+    .join('');
+}
+
+/** A configuration's name with the point's dimensions in words, e.g. `hedge, no budget · delay 10 ms`. */
+export function labelWithDims(config: string, dims: PointDims | undefined): string {
+  return [config, ...present(dims).map(([d, v]) => d.words(v))].join(' · ');
+}
+
+/** True when some dimension is set (not at its default). */
+export function hasDims(dims: PointDims | undefined): boolean {
+  return present(dims).length > 0;
+}
