@@ -2,6 +2,7 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { replicaNotes } from '../model/index.ts';
 import { readMatrixFile } from './matrix-file.ts';
 import { simulateMatrix } from './simulate.ts';
 
@@ -43,6 +44,7 @@ export const simulateCommand: CommandModule<object, SimulateArgs> = {
   handler: async (argv) => {
     const m = readMatrixFile(argv.matrix, { calls: argv.calls, seed: argv.seed });
     const out = argv.out === undefined ? defaultOut(m.name) : resolve(argv.out);
+    for (const note of replicaNotes(m)) process.stderr.write(`note: ${note}\n`);
     const t0 = performance.now();
     const r = await simulateMatrix(m, out, {
       threads: argv.threads,
