@@ -2,7 +2,7 @@
 // call already used (a hedge to "another" replica). Randomness comes from an injected counter-based draw, so a
 // simulation and a real run with the same draws send the same attempts to the same replicas.
 import { ConfigError } from './errors.ts';
-import type { Operation, Policy } from './operation.ts';
+import type { CallState, Operation, Policy } from './operation.ts';
 import { checkKnownKeys, checkNumber } from './validate.ts';
 
 /** The ways to pick a replica. */
@@ -36,7 +36,10 @@ export interface BalancerPolicyOptions {
   draw?: BalancerDraw;
 }
 
-/** Counters of a BalancerPolicy: per replica, attempts sent and attempts in flight from this client. */
+/**
+ * Counters of a BalancerPolicy: per replica, attempts sent and attempts in flight from this client (the
+ * latter counted only by the strategies that use it, least-outstanding and two-choices; zeros otherwise).
+ */
 export interface BalancerSnapshot {
   sent: number[];
   outstanding: number[];
@@ -50,7 +53,9 @@ export class BalancerPolicy implements Policy {
   readonly strategy: BalancerName;
   readonly hedgeTo: HedgeTarget;
   private readonly draw: BalancerDraw;
-  /** @internal attempts in flight per replica (sent, not yet answered or cancelled). */
+  /** True for the strategies that look at the attempts in flight (least-outstanding, two-choices). */
+  readonly countsOutstanding: boolean;
+  /** @internal attempts in flight per replica (sent, not yet answered or cancelled); counted only when countsOutstanding. */
   readonly outstanding: Int32Array;
   /** @internal attempts sent per replica. */
   readonly sent: Float64Array;
@@ -91,6 +96,7 @@ export class BalancerPolicy implements Policy {
     this.strategy = strategy;
     this.hedgeTo = hedgeTo;
     this.draw = options.draw ?? (() => 0);
+    this.countsOutstanding = strategy === 'least-outstanding' || strategy === 'two-choices';
     this.outstanding = new Int32Array(replicas);
     this.sent = new Float64Array(replicas);
     this.candidates = new Int32Array(replicas);
@@ -98,10 +104,18 @@ export class BalancerPolicy implements Policy {
 
   /** Wraps an operation: each attempt goes to one replica, recorded in `call.replicas[attempt]`. */
   wrap<T>(inner: Operation<T>): Operation<T> {
+    if (!this.countsOutstanding) {
+      // random and round-robin never look at the load: no per-attempt bookkeeping (the simulator's hot path).
+      return (call, attempt, done) => {
+        const r = this.pick(call.call, attempt, call.replicas);
+        record(call, attempt, r);
+        this.sent[r]++;
+        return inner(call, attempt, done);
+      };
+    }
     return (call, attempt, done) => {
       const r = this.pick(call.call, attempt, call.replicas);
-      if (call.replicas === undefined) call.replicas = [];
-      call.replicas[attempt] = r;
+      record(call, attempt, r);
       this.outstanding[r]++;
       this.sent[r]++;
       let live = true;
@@ -129,9 +143,12 @@ export class BalancerPolicy implements Policy {
   private pick(call: number, attempt: number, used: number[] | undefined): number {
     const R = this.replicas;
     if (R === 1) return 0;
+    // A first attempt (or hedgeTo any) may go anywhere: random needs no candidate list.
+    const free = this.hedgeTo === 'any' || used === undefined || attempt === 1;
+    if (free && this.strategy === 'random') return Math.floor(this.draw(call, attempt, 0) * R);
     const c = this.candidates;
     let n = 0;
-    if (this.hedgeTo === 'other' && used !== undefined && attempt > 1) {
+    if (!free) {
       for (let r = 0; r < R; r++) {
         let taken = false;
         for (let k = 1; k < attempt; k++) if (used[k] === r) taken = true;
@@ -192,6 +209,20 @@ export class BalancerPolicy implements Policy {
     if (b >= a) b++;
     return this.outstanding[c[b]] < this.outstanding[c[a]] ? c[b] : c[a];
   }
+}
+
+// Attempts arrive in order, so each one appends; a first attempt makes a packed two-slot array at once (an
+// empty array written at index 1 would grow a holey backing store per call).
+function record(call: CallState, attempt: number, r: number): void {
+  const rs = call.replicas;
+  if (rs === undefined) call.replicas = attempt === 1 ? [-1, r] : fill(attempt, r);
+  else rs[attempt] = r;
+}
+
+function fill(attempt: number, r: number): number[] {
+  const rs = new Array<number>(attempt + 1).fill(-1);
+  rs[attempt] = r;
+  return rs;
 }
 
 /** Makes a BalancerPolicy (see BalancerPolicyOptions for the defaults). */
