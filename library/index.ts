@@ -7,6 +7,18 @@ export {
   type LimitRejectedListener,
   resolveLimitOptions,
 } from './adaptive-limit.ts';
+export {
+  BALANCERS,
+  type BalancerDraw,
+  type BalancerName,
+  BalancerPolicy,
+  type BalancerPolicyOptions,
+  type BalancerSnapshot,
+  balancer,
+  HEDGE_TARGETS,
+  type HedgeTarget,
+  MAX_REPLICAS,
+} from './balancer.ts';
 export { BUDGET_DEPOSIT, BUDGET_SLOTS, HedgeBudget, type HedgeBudgetOptions } from './budget.ts';
 export type { Clock, TimerHandle } from './clock.ts';
 export {

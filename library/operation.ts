@@ -15,6 +15,8 @@ export interface CallState {
   rejected: boolean;
   /** Attempts the adaptive limit refused (0 or 1: a refusal stops further attempts of the call). */
   limited: number;
+  /** Replica of each attempt (index = attempt number), written by a BalancerPolicy; undefined without one. */
+  replicas: number[] | undefined;
 }
 
 /** What one attempt (or a whole call) produced. */
@@ -37,7 +39,7 @@ export interface Policy {
 
 /** Makes a fresh CallState for call index `call`. */
 export function newCallState(call: number): CallState {
-  return { call, attempts: 0, skipped: 0, winner: 0, rejected: false, limited: 0 };
+  return { call, attempts: 0, skipped: 0, winner: 0, rejected: false, limited: 0, replicas: undefined };
 }
 
 /** A canceller that does nothing (for work that finished synchronously). */

@@ -1,6 +1,7 @@
 // Pipeline: composes policies (first added = outermost) around an operation, and offers the Promise facade
 // `execute` for real use. Both entry points run the same synchronous core.
 import { AdaptiveLimitPolicy, type AdaptiveLimitPolicyOptions } from './adaptive-limit.ts';
+import { BalancerPolicy, type BalancerPolicyOptions } from './balancer.ts';
 import type { Clock } from './clock.ts';
 import { AdaptiveLimitFullError, CancelledError } from './errors.ts';
 import { HedgePolicy, type HedgePolicyOptions } from './hedge.ts';
@@ -38,6 +39,8 @@ export class Pipeline {
   hedgePolicy?: HedgePolicy;
   /** The first adaptive-limit policy added (for snapshots and events). */
   limitPolicy?: AdaptiveLimitPolicy;
+  /** The first balancer added (for snapshots). */
+  balancerPolicy?: BalancerPolicy;
   private readonly policies: Policy[] = [];
   private nextCall = 0;
 
@@ -57,6 +60,14 @@ export class Pipeline {
   adaptiveLimit(options: AdaptiveLimitStepOptions = {}): this {
     const policy = new AdaptiveLimitPolicy({ ...options, clock: this.clock });
     this.limitPolicy ??= policy;
+    this.policies.push(policy);
+    return this;
+  }
+
+  /** Adds a BalancerPolicy (add it last: it picks the replica of each attempt that reaches it); returns the pipeline. */
+  balance(options: BalancerPolicyOptions): this {
+    const policy = new BalancerPolicy(options);
+    this.balancerPolicy ??= policy;
     this.policies.push(policy);
     return this;
   }

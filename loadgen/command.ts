@@ -2,6 +2,7 @@
 
 import type { CommandModule } from 'yargs';
 import { formatMs } from '../contract/index.ts';
+import { BALANCERS, type BalancerName, HEDGE_TARGETS, type HedgeTarget } from '../library/index.ts';
 import { parseConfigArg, parseModelArg } from './config-arg.ts';
 import { createLoadGenerator } from './load-generator.ts';
 import type { LoadProgress } from './status.ts';
@@ -9,6 +10,9 @@ import type { LoadProgress } from './status.ts';
 /** Flags of `hedgebench loadgen`. */
 export interface LoadgenArgs {
   target: string;
+  'replica-target'?: string[];
+  balancer?: BalancerName;
+  'hedge-to'?: HedgeTarget;
   config: string;
   load: number;
   calls: number;
@@ -39,6 +43,22 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
   builder: (y) =>
     y
       .option('target', { type: 'string', demandOption: true, describe: 'Target server, http://HOST:PORT' })
+      .option('replica-target', {
+        type: 'string',
+        array: true,
+        describe:
+          'Another replica of the target (repeat it; --target is replica 0): the load is against all of them',
+      })
+      .option('balancer', {
+        type: 'string',
+        choices: BALANCERS,
+        describe: 'How each attempt picks its replica (default random)',
+      })
+      .option('hedge-to', {
+        type: 'string',
+        choices: HEDGE_TARGETS,
+        describe: 'other: a hedge never goes to a replica its call already used (default); any',
+      })
       .option('config', {
         type: 'string',
         demandOption: true,
@@ -122,6 +142,9 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
   handler: async (argv) => {
     const generator = createLoadGenerator({
       target: argv.target,
+      replicaTargets: argv['replica-target'],
+      balancer: argv.balancer,
+      hedgeTo: argv['hedge-to'],
       config: parseConfigArg(argv.config),
       load: argv.load,
       calls: argv.calls,

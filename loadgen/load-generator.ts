@@ -38,7 +38,7 @@ export interface LoadGenerator {
 /** Validates the options (throws LoadgenConfigError naming the option) and prepares a point. */
 export function createLoadGenerator(options: LoadGeneratorOptions): LoadGenerator {
   const o = resolveOptions(options);
-  checkTargetHost(parseTarget(o.target), o.allowAnyTarget);
+  for (const t of [o.target, ...o.replicaTargets]) checkTargetHost(parseTarget(t), o.allowAnyTarget);
   try {
     // Validation only (the library's own checks); the real pipeline is built on the real clock in run().
     buildPipeline(o.config, new ManualClock());

@@ -3,6 +3,13 @@
 import type { Redis } from 'ioredis';
 import type { CallRecord } from '../contract/index.ts';
 import {
+  BALANCERS,
+  type BalancerName,
+  HEDGE_TARGETS,
+  type HedgeTarget,
+  MAX_REPLICAS,
+} from '../library/index.ts';
+import {
   DEFAULT_MODEL,
   type FieldLabels,
   type HedgeConfig,
@@ -16,8 +23,14 @@ import type { LoadProgress } from './status.ts';
 
 /** Everything one point needs; only target, config, load, calls and seed are required. */
 export interface LoadGeneratorOptions {
-  /** `http://host:port` of the target server. */
+  /** `http://host:port` of the target server (replica 0 when there are several). */
   target: string;
+  /** The targets of replicas 1..R−1, after `target` (default none: one replica). */
+  replicaTargets?: string[];
+  /** How the client picks each attempt's replica (default random; only with replicaTargets). */
+  balancer?: BalancerName;
+  /** Where hedges go: `other` replicas (default) or `any` (only with replicaTargets). */
+  hedgeTo?: HedgeTarget;
   config: HedgeConfig;
   /** ρ = λ·E[S]/workers; the arrival rate follows from the model. */
   load: number;
@@ -85,6 +98,8 @@ export interface LoadGeneratorOptions {
 }
 
 type Optional =
+  | 'balancer'
+  | 'hedgeTo'
   | 'timerLeadMs'
   | 'redisUrl'
   | 'redis'
@@ -168,11 +183,24 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
   if (o.timerLeadMs !== undefined && !(Number.isFinite(o.timerLeadMs) && o.timerLeadMs >= 0)) {
     throw new LoadgenConfigError(`--timer-lead-ms = ${o.timerLeadMs} is invalid: must be a number ≥ 0`);
   }
+  const replicaTargets = o.replicaTargets ?? [];
+  if (!Array.isArray(replicaTargets) || replicaTargets.length + 1 > MAX_REPLICAS) {
+    throw new LoadgenConfigError(`--replica-target: give at most ${MAX_REPLICAS - 1} targets after --target`);
+  }
+  if (o.balancer !== undefined && !BALANCERS.includes(o.balancer)) {
+    throw new LoadgenConfigError(
+      `--balancer = ${JSON.stringify(o.balancer)} is invalid: use one of ${BALANCERS.join(', ')}`,
+    );
+  }
+  if (o.hedgeTo !== undefined && !HEDGE_TARGETS.includes(o.hedgeTo)) {
+    throw new LoadgenConfigError(`--hedge-to = ${JSON.stringify(o.hedgeTo)} is invalid: use other or any`);
+  }
   if ((o.redisUrl !== undefined || o.redis !== undefined) && (!o.run || !o.slug)) {
     throw new LoadgenConfigError('--redis needs --run ID and --point SLUG to name the keys; give both');
   }
   return {
     ...o,
+    replicaTargets: [...replicaTargets],
     warmupFraction,
     model: { ...DEFAULT_MODEL, ...o.model },
     maxInflight,

@@ -3,9 +3,17 @@
 
 import { LatencyHistogram } from '../contract/index.ts';
 import type { CallState, Cancel, Clock, Operation, Outcome, Pipeline } from '../library/index.ts';
-import { ArrivalSchedule, arrivalRatePerMs, buildPipeline, warmupCalls } from '../model/index.ts';
+import {
+  ArrivalSchedule,
+  addBalancer,
+  arrivalRatePerMs,
+  buildPipeline,
+  SINGLE_REPLICA,
+  warmupCalls,
+} from '../model/index.ts';
 import { AttemptFailedError } from './errors.ts';
 import type { ResolvedOptions } from './options.ts';
+import { createReplicaTransport, type ReplicaTransport } from './replica-transport.ts';
 import { callLine } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status.ts';
@@ -41,7 +49,10 @@ export class PointRun {
   readonly measured = { ok: 0, rejected: 0, failed: 0, hedged: 0, skipped: 0 };
   readonly attemptFailures: Record<string, number> = {};
   readonly timeline = new InflightTimeline();
+  /** Every replica's transport as one (replica 0's own when there is one replica). */
   readonly transport: Transport;
+  /** With several replicas: the per-replica view of `transport`. */
+  readonly replicas: ReplicaTransport | null;
   private readonly inflightCalls = new Map<number, Cancel>();
   private readonly runCall: Operation<number>;
   private readonly pipe: Pipeline;
@@ -64,7 +75,8 @@ export class PointRun {
   ) {
     this.calls = o.calls;
     this.warm = warmupCalls({ calls: o.calls, warmupFraction: o.warmupFraction });
-    this.ratePerMs = arrivalRatePerMs(o.load, o.model);
+    const R = 1 + o.replicaTargets.length;
+    this.ratePerMs = arrivalRatePerMs(o.load, o.model, R);
     this.intended = new Float64Array(this.calls);
     this.dispatchAt = new Float64Array(this.calls).fill(Number.NaN);
     this.attemptStride = o.config.hedge ? (o.config.hedge.maxAttempts ?? 2) : 1;
@@ -74,24 +86,39 @@ export class PointRun {
     const schedule = new ArrivalSchedule(o.seed, this.ratePerMs, this.calls);
     for (let i = 0; i < this.calls; i++) this.intended[i] = schedule.at(i);
     this.maxMs = (o.maxSeconds ?? (this.intended[this.calls - 1] * 3) / 1000 + 30) * 1000;
-    this.transport = createTransport({
-      target: o.target,
-      path: o.path,
-      // Never fewer connections than attempts allowed in flight: undici then never queues (transport.ts).
-      connections: o.maxInflight,
-      serverTiming: o.serverTiming,
-      now: () => clock.now(),
-      onWritten: (call, attempt, at) => {
-        if (attempt <= this.attemptStride)
-          this.writtenAt[call * this.attemptStride + attempt - 1] = at - this.t0;
-      },
-      onFailed: (reason) => {
-        this.attemptFailures[reason] = (this.attemptFailures[reason] ?? 0) + 1;
-      },
-    });
-    this.pipe = buildPipeline(o.config, clock);
+    const transportFor = (target: string) =>
+      createTransport({
+        target,
+        path: o.path,
+        // Never fewer connections than attempts allowed in flight: undici then never queues (transport.ts).
+        connections: o.maxInflight,
+        serverTiming: o.serverTiming,
+        now: () => clock.now(),
+        onWritten: (call, attempt, at) => {
+          if (attempt <= this.attemptStride)
+            this.writtenAt[call * this.attemptStride + attempt - 1] = at - this.t0;
+        },
+        onFailed: (reason) => {
+          this.attemptFailures[reason] = (this.attemptFailures[reason] ?? 0) + 1;
+        },
+      });
+    const parts = [o.target, ...o.replicaTargets].map(transportFor);
+    this.replicas = R > 1 ? createReplicaTransport(parts) : null;
+    this.transport = this.replicas ?? parts[0];
+    // The balancer picks each attempt's replica with the simulator's draws for this seed (model/replicas.ts).
+    this.pipe = addBalancer(
+      buildPipeline(o.config, clock),
+      { ...SINGLE_REPLICA, replicas: R, balancer: o.balancer ?? 'random', hedgeTo: o.hedgeTo ?? 'other' },
+      o.seed,
+    );
+    const replicas = this.replicas;
     const transport = this.transport;
-    this.runCall = this.pipe.compose<number>((cs, attempt, done) => transport.send(cs.call, attempt, done));
+    this.runCall =
+      replicas === null
+        ? this.pipe.compose<number>((cs, attempt, done) => transport.send(cs.call, attempt, done))
+        : this.pipe.compose<number>((cs, attempt, done) =>
+            replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done),
+          );
   }
 
   /**

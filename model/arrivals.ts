@@ -5,9 +5,12 @@ import type { ModelParams } from './params.ts';
 import { STREAM, uniformOpen } from './rng.ts';
 import { meanServiceMs } from './service-time.ts';
 
-/** λ in calls per ms for a load ρ = λ·E[S]/workers (the utilisation without hedging). */
-export function arrivalRatePerMs(load: number, params: ModelParams): number {
-  return (load * params.workers) / meanServiceMs(params);
+/**
+ * λ in calls per ms for a load ρ = λ·E[S]/(R·workers) (the utilisation without hedging): with R replicas the
+ * load is against the total capacity.
+ */
+export function arrivalRatePerMs(load: number, params: ModelParams, replicas = 1): number {
+  return (load * params.workers * replicas) / meanServiceMs(params);
 }
 
 /**
@@ -32,8 +35,14 @@ export class ArrivalSchedule {
   }
 
   /** The schedule of a point: its seed, its load on its model, its number of calls. */
-  static forPoint(p: { seed: number; load: number; calls: number; model: ModelParams }): ArrivalSchedule {
-    return new ArrivalSchedule(p.seed, arrivalRatePerMs(p.load, p.model), p.calls);
+  static forPoint(p: {
+    seed: number;
+    load: number;
+    calls: number;
+    model: ModelParams;
+    dims?: { replicas?: number };
+  }): ArrivalSchedule {
+    return new ArrivalSchedule(p.seed, arrivalRatePerMs(p.load, p.model, p.dims?.replicas ?? 1), p.calls);
   }
 
   /** Intended start of call i (0-based), ms. */

@@ -3,10 +3,22 @@
 // manifest and the CSV columns — so results made before it existed, and runs that do not use it, stay
 // byte-identical. Adding a dimension = one field below, one entry in DIMENSIONS, and its effect on a point.
 
+import type { BalancerName, HedgeTarget } from '../library/index.ts';
+
 /** A point's values of the extra dimensions; an absent field is that dimension's default. */
 export interface PointDims {
   /** Hedge delay, ms, replacing the configuration's own (matrix `delaysMs`); absent for unhedged configs. */
   delayMs?: number;
+  /** R replicas behind the client's balancer (matrix `replicas`; model/replicas.ts); absent = 1. */
+  replicas?: number;
+  /** How the client picks a replica (matrix `balancer`); absent = random, or one replica. */
+  balancer?: BalancerName;
+  /** Where a hedge goes (matrix `hedgeTo`); absent = other, or one replica, or an unhedged config. */
+  hedgeTo?: HedgeTarget;
+  /** Probability that a call's attempts share attempt 1's straggler draw (matrix `correlation`); absent = 0. */
+  correlation?: number;
+  /** Factor on replica 0's service times (matrix `slowReplica`); absent = 1, no degraded replica. */
+  slowReplica?: number;
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
@@ -25,6 +37,17 @@ export interface DimensionSpec {
 /** Every dimension, in column order. */
 export const DIMENSIONS = [
   { field: 'delayMs', column: 'delay_ms', tag: 'd', kind: 'number', words: (v) => `delay ${v} ms` },
+  { field: 'replicas', column: 'replicas', tag: 'r', kind: 'number', words: (v) => `${v} replicas` },
+  { field: 'balancer', column: 'balancer', tag: 'b', kind: 'string', words: (v) => `${v}` },
+  { field: 'hedgeTo', column: 'hedge_to', tag: 'h', kind: 'string', words: (v) => `hedge to ${v}` },
+  { field: 'correlation', column: 'correlation', tag: 'c', kind: 'number', words: (v) => `correlation ${v}` },
+  {
+    field: 'slowReplica',
+    column: 'slow_replica',
+    tag: 's',
+    kind: 'number',
+    words: (v) => `slow replica ×${v}`,
+  },
 ] as const satisfies readonly DimensionSpec[];
 
 /** The CSV column of a dimension. */

@@ -32,8 +32,20 @@ export {
   pointSlug,
   warmupCalls,
 } from './point.ts';
+export { type ReplicaFields, replicaNotes } from './replica-dims.ts';
+export {
+  addBalancer,
+  balancerDraw,
+  isSingleReplica,
+  type ReplicaSetup,
+  replicaOf,
+  replicaServiceMs,
+  replicaSetupOf,
+  SINGLE_REPLICA,
+  SLOW_REPLICA,
+} from './replicas.ts';
 export { uniform, uniformOpen } from './rng.ts';
-export { meanServiceMs, serviceTimeMs } from './service-time.ts';
+export { correlatedServiceTimeMs, meanServiceMs, serviceTimeMs } from './service-time.ts';
 export {
   constantTransport,
   type DelayDistribution,

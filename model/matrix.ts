@@ -15,6 +15,13 @@ import { MatrixInvalidError } from './errors.ts';
 import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 import { DEFAULT_MODEL, type ModelParams } from './params.ts';
 import { type Cancellation, formatLoad, type Point, pointKey } from './point.ts';
+import {
+  pickReplicaFields,
+  type ReplicaFields,
+  replicaFieldIssues,
+  replicaFieldsSchema,
+  replicaVariants,
+} from './replica-dims.ts';
 import { meanServiceMs } from './service-time.ts';
 
 const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
@@ -163,6 +170,7 @@ export const matrixSchema = z
       .array(positive('hedge delay in ms, e.g. 20'))
       .min(1, 'must list at least one delay, e.g. [5, 10, 20, 40], or be left out')
       .optional(),
+    ...replicaFieldsSchema,
     cancellation: z
       .array(
         z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
@@ -209,7 +217,7 @@ export const matrixSchema = z
 export type MatrixSpec = z.input<typeof matrixSchema>;
 
 /** A validated matrix with every default filled in and every configuration resolved. */
-export interface Matrix {
+export interface Matrix extends ReplicaFields {
   name: string;
   description: string;
   configs: HedgeConfig[];
@@ -279,6 +287,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ),
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
+    ...replicaFieldIssues(m),
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
@@ -302,6 +311,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     configs,
     loads: [...m.loads],
     ...(m.delaysMs === undefined ? {} : { delaysMs: [...m.delaysMs] }),
+    ...pickReplicaFields(m),
     cancellation: [...m.cancellation],
     seeds: [...m.seeds],
     calls: m.calls,
@@ -313,24 +323,29 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
   };
 }
 
-/** Every point of the matrix, ordered seed → cancellation → config → delay → load (each in file order). */
+/**
+ * Every point of the matrix, ordered seed → cancellation → config → delay → replica dims → load (each in file
+ * order; model/replica-dims.ts orders the replica dims).
+ */
 export function expandMatrix(m: Matrix): Point[] {
   const out: Point[] = [];
   for (const seed of m.seeds) {
     for (const cancellation of m.cancellation) {
       for (const config of m.configs) {
-        for (const { config: c, dims } of delayVariants(config, m.delaysMs)) {
-          for (const load of m.loads) {
-            out.push({
-              config: c,
-              load,
-              cancellation,
-              seed,
-              calls: m.calls,
-              warmupFraction: m.warmupFraction,
-              model: m.model,
-              ...(dims === undefined ? {} : { dims }),
-            });
+        for (const { config: c, dims: delayDims } of delayVariants(config, m.delaysMs)) {
+          for (const dims of replicaVariants(c, delayDims, m)) {
+            for (const load of m.loads) {
+              out.push({
+                config: c,
+                load,
+                cancellation,
+                seed,
+                calls: m.calls,
+                warmupFraction: m.warmupFraction,
+                model: m.model,
+                ...(dims === undefined ? {} : { dims }),
+              });
+            }
           }
         }
       }

@@ -10,6 +10,10 @@ export const STREAM = Object.freeze({
   serviceA: 3,
   /** Second uniform of the service value (Box–Muller angle). */
   serviceB: 4,
+  /** Decides whether a call's attempts share the first attempt's straggler draw (correlated slowness). */
+  correlation: 5,
+  /** The balancer's draws (k = 0, 1): which replica an attempt goes to. */
+  balancer: 6,
   /**
    * The transport's draws (model/transport.ts): per direction a first uniform (the whole draw of an
    * empirical or the Box–Muller radius) and a second (the Box–Muller angle). Numbered from 16 so the

@@ -47,7 +47,7 @@ export function planPoints(m: Matrix): PlannedPoint[] {
     key: pointKey(p),
     slug: pointSlug(p),
     calibration,
-    expectedMs: p.calls / arrivalRatePerMs(p.load, p.model),
+    expectedMs: p.calls / arrivalRatePerMs(p.load, p.model, p.dims?.replicas ?? 1),
   }));
   // Slugs name files and Redis keys: two names that differ only in punctuation would overwrite each other.
   const bySlug = new Map<string, string>();

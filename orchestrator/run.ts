@@ -15,6 +15,7 @@ import { defaultMatrixPath, defaultRunDir } from './paths.ts';
 import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
 import { DEFAULT_POINT_TIMING, measurePoint, type PointDeps } from './point-runner.ts';
 import { ProgressReporter } from './progress.ts';
+import { checkReplicasRunnable, replicaPlanNotes } from './replica-check.ts';
 import { RunFolder } from './run-folder.ts';
 import { acquireRunLock } from './run-lock.ts';
 import type { Run, RunOptions, RunOutcome } from './run-options.ts';
@@ -65,6 +66,7 @@ export async function createRun(o: RunOptions): Promise<Run> {
     }
   }
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
+  checkReplicasRunnable(matrix, hostsFile, hostsPath);
   const plan = planPoints(matrix);
   if (manifest) {
     const planned = plan.map((p) => p.key).join('\n');
@@ -151,6 +153,7 @@ class RunImpl implements Run {
       this.say(
         `hedgebench: run ${folder.name}: ${pending.length} of ${this.plan.length} points to measure (${hosts.mode === 'local' ? 'everything on this machine' : 'hosts over SSH'}); results in ${this.display(folder.dir)}/`,
       );
+      for (const note of replicaPlanNotes(this.matrix)) this.say(`hedgebench: ${note}`);
       const loadgen = await agents.deploy();
       const sim = await simulatePlan(this.plan, folder.simPath);
       const { redis, target } = await agents.start();

@@ -2,6 +2,7 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { replicaNotes } from '../model/index.ts';
 import { wholeNumberOption } from '../runtime/index.ts';
 import { SimOptionError } from './errors.ts';
 import { defaultMatrixPath, readMatrixFile } from './matrix-file.ts';
@@ -58,6 +59,7 @@ export const simulateCommand: CommandModule<object, SimulateArgs> = {
     const m = readMatrixFile(argv.matrix ?? defaultMatrixPath(), { calls, seed });
     const out = argv.out === undefined ? defaultOut(m.name) : resolve(argv.out);
     prepareSimOut(out);
+    for (const note of replicaNotes(m)) process.stderr.write(`note: ${note}\n`);
     const t0 = performance.now();
     const r = await simulateMatrix(m, out, {
       threads,

@@ -19,15 +19,18 @@ import {
 } from '../library/index.ts';
 import {
   ArrivalSchedule,
+  addBalancer,
   buildPipeline,
   type Point,
   type PoolStats,
+  type ReplicaSetup,
+  replicaSetupOf,
   type TransportParams,
   validateTransport,
-  WorkerPool,
   warmupCalls,
 } from '../model/index.ts';
 import { SimPointError } from './errors.ts';
+import { ReplicaPools } from './replica-pools.ts';
 import { SimTransport } from './transport.ts';
 
 /** Knobs of one simulation (defaults suit the reference study). */
@@ -57,8 +60,10 @@ export interface SimResult {
   truncated: boolean;
   /** Calls that arrived (all of them unless truncated). */
   arrived: number;
-  /** The pool's counters over the whole point (warm-up included). */
+  /** The pool's counters over the whole point (warm-up included), summed over replicas. */
   pool: PoolStats;
+  /** With more than one replica: each replica's counters and its utilisation by measured calls. */
+  replicas?: { pool: PoolStats; utilization: number | null }[];
   /** Simulated time at the end of the point (last attempt ended), ms. */
   simulatedMs: number;
   /** Timer events the clock fired. */
@@ -96,7 +101,8 @@ export function runPoint(point: Point, options: RunPointOptions = {}): SimResult
 // The state of one simulation; arrivals reuse one bound callback, so the only per-call closure is `done`.
 class PointSimulation {
   private readonly clock = new ManualClock();
-  private readonly pool: WorkerPool;
+  private readonly pool: ReplicaPools;
+  private readonly setup: ReplicaSetup;
   private readonly transport: SimTransport;
   private readonly pipeline: Pipeline;
   private readonly call: Operation<void>;
@@ -118,16 +124,19 @@ class PointSimulation {
     const p = point;
     this.warm = warmupCalls(p);
     this.onCall = options.onCall;
-    this.pool = new WorkerPool(this.clock, { workers: p.model.workers, cancellation: p.cancellation });
+    this.setup = replicaSetupOf(p.dims);
+    const R = this.setup.replicas;
+    this.pool = new ReplicaPools(this.clock, R, p.model.workers, p.cancellation);
     this.transport = new SimTransport(
-      this.pool,
+      this.pool.pools,
       p.model,
       p.seed,
       this.warm,
       options.onAttempt,
+      this.setup,
       options.transport,
     );
-    this.pipeline = buildPipeline(p.config, this.clock);
+    this.pipeline = addBalancer(buildPipeline(p.config, this.clock), this.setup, p.seed);
     this.call = this.pipeline.compose(this.transport.op);
     this.schedule = ArrivalSchedule.forPoint(p);
     this.builder = new RowBuilder({
@@ -137,7 +146,7 @@ class PointSimulation {
       seed: p.seed,
       source: options.transport === undefined ? 'sim' : 'sim+net',
       calls: p.calls,
-      workers: p.model.workers,
+      workers: p.model.workers * R,
       dims: p.dims,
     });
     const n = Math.max(0, p.calls - this.warm);
@@ -162,7 +171,7 @@ class PointSimulation {
     const first = this.warm < this.next ? this.schedule.at(this.warm) : Number.NaN;
     const last = this.lastMeasuredIntended;
     const window = { startMs: first, endMs: last };
-    let collapse = detectCollapse(this.tl, window, p.model.workers);
+    let collapse = detectCollapse(this.tl, window, p.model.workers * this.setup.replicas);
     if (this.truncated) {
       collapse = {
         ...collapse,
@@ -185,6 +194,7 @@ class PointSimulation {
       truncated: this.truncated,
       arrived: this.next,
       pool: this.pool.stats(),
+      ...(this.setup.replicas > 1 ? { replicas: this.replicaFigures(spanMs) } : {}),
       simulatedMs: this.clock.now(),
       events,
       meanWaitMs:
@@ -193,6 +203,14 @@ class PointSimulation {
           : Number.NaN,
       startedMeasured: this.transport.startedMeasured,
     };
+  }
+
+  private replicaFigures(spanMs: number): { pool: PoolStats; utilization: number | null }[] {
+    const busy = this.transport.busyByReplica;
+    return this.pool.replicaStats().map((pool, r) => ({
+      pool,
+      utilization: spanMs > 0 ? busy[r] / (this.point.model.workers * spanMs) : null,
+    }));
   }
 
   // Call `next` arrives now: sample the service (arrivals see time averages), start the call, book the next.

@@ -46,6 +46,7 @@ export async function simulateMatrix(
       pool: r.pool,
       simulatedMs: r.simulatedMs,
       events: r.events,
+      ...(r.replicas === undefined ? {} : { replicas: r.replicas }),
     })),
   };
   writeFileSync(evidencePath, `${JSON.stringify(evidence, null, 2)}\n`);

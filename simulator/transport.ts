@@ -1,19 +1,38 @@
 // The simulated transport: the Operation the library's pipeline calls for each attempt. It sends the attempt
-// to the model WorkerPool with the model's service time for (seed, call, attempt). Without a network
+// to its replica's model WorkerPool (the one the balancer picked; replica 0 without a balancer) with the
+// model's service time for (seed, call, attempt) on that replica. Without a network
 // (the default) every trip takes no time; with one (model/transport.ts) the request, the response and the
 // cancellation each take their drawn delay.
 
 import type { AttemptEnd, AttemptRecord } from '../contract/index.ts';
 import type { CallState, Operation, Outcome } from '../library/index.ts';
-import type { ModelParams, PoolJob, PoolTicket, TransportParams, WorkerPool } from '../model/index.ts';
-import { serviceTimeMs, transportDelayMs } from '../model/index.ts';
+import type {
+  ModelParams,
+  PoolJob,
+  PoolTicket,
+  ReplicaSetup,
+  TransportParams,
+  WorkerPool,
+} from '../model/index.ts';
+import {
+  isSingleReplica,
+  replicaOf,
+  replicaServiceMs,
+  SINGLE_REPLICA,
+  serviceTimeMs,
+  transportDelayMs,
+} from '../model/index.ts';
 
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 
-/** Sends attempts to a pool; sums worker time and queue wait of attempts of measured calls. */
+/** Sends attempts to the replicas' pools; sums worker time and queue wait of attempts of measured calls. */
 export class SimTransport {
   /** Σ service time (served, or until cancelled in service) of attempts of calls ≥ measuredFrom, ms. */
   busyMeasuredMs = 0;
+  /** busyMeasuredMs by replica. */
+  readonly busyByReplica: Float64Array;
+  /** False when the setup is today's one-queue model: the service time is then serviceTimeMs itself. */
+  readonly replicated: boolean;
   /** Σ queue wait of attempts of measured calls that reached a worker, ms. */
   waitMeasuredMs = 0;
   /** Attempts of measured calls that reached a worker. */
@@ -24,13 +43,15 @@ export class SimTransport {
   /** The operation to compose into a pipeline. */
   readonly op: Operation<void> = (call, attempt, done) => {
     this.sent++;
+    const replica = replicaOf(call.replicas, attempt);
     if (this.net !== undefined) {
-      const n = new NetAttempt(this, call, attempt, done, Number.NaN);
+      const n = new NetAttempt(this, call, attempt, replica, done, Number.NaN);
       n.send(this.net);
       return () => n.cancel();
     }
-    const a = new SimAttempt(this, call, attempt, done, this.pool.clock.now());
-    a.ticket = this.pool.submit(a);
+    const pool = this.pools[replica];
+    const a = new SimAttempt(this, call, attempt, replica, done, pool.clock.now());
+    a.ticket = pool.submit(a);
     // Anonymous on purpose: a named per-call closure costs a defineProperty under esbuild's keepNames (tsx).
     return () => a.cancel();
   };
@@ -40,13 +61,17 @@ export class SimTransport {
    * `net`, when given, delays every trip (absent: the zero-delay transport, exactly as before it existed).
    */
   constructor(
-    readonly pool: WorkerPool,
+    readonly pools: readonly WorkerPool[],
     readonly model: ModelParams,
     readonly seed: number,
     readonly measuredFrom: number,
     readonly onAttempt?: (r: AttemptRecord) => void,
+    readonly setup: ReplicaSetup = SINGLE_REPLICA,
     readonly net?: TransportParams,
-  ) {}
+  ) {
+    this.busyByReplica = new Float64Array(pools.length);
+    this.replicated = !isSingleReplica(setup);
+  }
 }
 
 // One attempt in the pool; it is its own PoolJob, so a send allocates this object and one canceller closure.
@@ -61,10 +86,26 @@ class SimAttempt implements PoolJob {
     protected readonly t: SimTransport,
     protected readonly call: CallState,
     protected readonly attempt: number,
+    protected readonly replica: number,
     protected readonly done: (o: Outcome<void>) => void,
     protected enqueuedAt: number,
   ) {
-    this.serviceMs = serviceTimeMs(t.model, t.seed, call.call, attempt);
+    this.serviceMs = t.replicated
+      ? replicaServiceMs(t.model, t.setup, t.seed, call.call, attempt, replica)
+      : serviceTimeMs(t.model, t.seed, call.call, attempt);
+  }
+
+  /** The pool of this attempt's replica. */
+  protected get pool(): WorkerPool {
+    return this.t.pools[this.replica];
+  }
+
+  /** Adds the worker time of an attempt of a measured call, once it ends. */
+  protected countBusy(now: number): void {
+    const t = this.t;
+    if (this.startedAt < 0 || this.call.call < t.measuredFrom) return;
+    t.busyMeasuredMs += now - this.startedAt;
+    t.busyByReplica[this.replica] += now - this.startedAt;
   }
 
   onStart(worker: number, now: number): void {
@@ -79,7 +120,7 @@ class SimAttempt implements PoolJob {
 
   onEnd(ended: AttemptEnd, now: number): void {
     const t = this.t;
-    if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) t.busyMeasuredMs += now - this.startedAt;
+    this.countBusy(now);
     if (t.onAttempt !== undefined) {
       t.onAttempt({
         call: this.call.call,
@@ -121,18 +162,18 @@ class NetAttempt extends SimAttempt {
     this.net = net;
     const t = this.t;
     const d = transportDelayMs(net, 'request', t.seed, this.call.call, this.attempt);
-    t.pool.clock.setTimer(() => this.arrive(), d);
+    this.pool.clock.setTimer(() => this.arrive(), d);
   }
 
   private arrive(): void {
-    this.enqueuedAt = this.t.pool.clock.now();
-    this.ticket = this.t.pool.submit(this);
+    this.enqueuedAt = this.pool.clock.now();
+    this.ticket = this.pool.submit(this);
     if (this.cancelReached) this.ticket.cancel();
   }
 
   override onEnd(ended: AttemptEnd, now: number): void {
     const t = this.t;
-    if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) t.busyMeasuredMs += now - this.startedAt;
+    this.countBusy(now);
     // The server answers what it served unless it knows the client gave up.
     const answered = ended === 'served' && !this.cancelReached;
     if (t.onAttempt !== undefined) {
@@ -150,7 +191,7 @@ class NetAttempt extends SimAttempt {
     }
     if (!answered || !this.live) return;
     const d = transportDelayMs(this.net!, 'response', t.seed, this.call.call, this.attempt);
-    t.pool.clock.setTimer(() => {
+    this.pool.clock.setTimer(() => {
       if (!this.live) return;
       this.live = false;
       this.done(OK);
@@ -162,7 +203,7 @@ class NetAttempt extends SimAttempt {
     this.live = false;
     const t = this.t;
     const d = transportDelayMs(this.net!, 'cancel', t.seed, this.call.call, this.attempt);
-    t.pool.clock.setTimer(() => {
+    this.pool.clock.setTimer(() => {
       this.cancelReached = true;
       this.ticket?.cancel();
     }, d);

@@ -18,6 +18,12 @@ export interface ServerConfig {
   seed: number;
   cancellation: Cancellation;
   record: RecordTarget | null;
+  /** This server's replica index behind the client's balancer (0 when it is the only one). */
+  replica: number;
+  /** Probability that a call's attempts share attempt 1's straggler draw (model/replicas.ts); 0 = independent. */
+  correlation: number;
+  /** Factor on the service times when this server is the slow replica (replica 0); 1 = none. */
+  slowReplica: number;
 }
 
 /** Highest call index /work accepts: the model's generator takes call indices below 2^32. */
@@ -33,6 +39,9 @@ export function defaultConfig(): ServerConfig {
     seed: 1,
     cancellation: 'ignore',
     record: null,
+    replica: 0,
+    correlation: 0,
+    slowReplica: 1,
   };
 }
 
@@ -76,6 +85,9 @@ export const configPatchSchema = z
     }),
     run: keyPart.nullable(),
     slug: keyPart.nullable(),
+    replica: z.number().int('must be a whole number').min(0, 'must be ≥ 0').max(1023, 'must be ≤ 1023'),
+    correlation: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]'),
+    slowReplica: z.number().min(1, 'must be ≥ 1 (1 = not slow)').max(100, 'must be ≤ 100'),
   })
   .partial()
   .strict();
@@ -93,7 +105,7 @@ export function parseConfigPatch(body: unknown, source = 'PUT /config'): ConfigP
       const field = where ? `${where}.${i.keys[0]}` : i.keys[0]!;
       throw new BadParameterError(
         field,
-        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
+        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, correlation, slowReplica; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
       );
     }
     const field = where || 'body';
@@ -137,6 +149,9 @@ export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerCon
     seed: patch.seed ?? current.seed,
     cancellation: patch.cancellation ?? current.cancellation,
     record,
+    replica: patch.replica ?? current.replica,
+    correlation: patch.correlation ?? current.correlation,
+    slowReplica: patch.slowReplica ?? current.slowReplica,
   };
 }
 

@@ -5,7 +5,7 @@
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import { ATTEMPT_FIELDS, type AttemptEnd, redisKeys } from '../contract/index.ts';
-import { type PoolTicket, serviceTimeMs } from '../model/index.ts';
+import { type PoolTicket, replicaServiceMs, SINGLE_REPLICA, serviceTimeMs } from '../model/index.ts';
 import { createStreamRecorder, type StreamRecorder, type SystemClock } from '../runtime/index.ts';
 import type { AttemptPool } from './attempt-pool.ts';
 import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
@@ -82,7 +82,18 @@ export class Target {
    */
   submit(call: number, attempt: number, done: (r: AttemptResult | TargetServerError) => number): PoolTicket {
     const cfg = this.cfg;
-    const intendedMs = serviceTimeMs(cfg.model, cfg.seed, call, attempt);
+    // Today's draw unless this server is one of several replicas with shared stragglers or a slow node.
+    const intendedMs =
+      cfg.correlation === 0 && cfg.slowReplica === 1
+        ? serviceTimeMs(cfg.model, cfg.seed, call, attempt)
+        : replicaServiceMs(
+            cfg.model,
+            { ...SINGLE_REPLICA, correlation: cfg.correlation, slowReplica: cfg.slowReplica },
+            cfg.seed,
+            call,
+            attempt,
+            cfg.replica,
+          );
     if (!this.loadStarted) {
       this.loadStarted = true;
       this.loopDelay.reset();
