@@ -7,6 +7,10 @@
 export interface PointDims {
   /** Hedge delay, ms, replacing the configuration's own (matrix `delaysMs`); absent for unhedged configs. */
   delayMs?: number;
+  /** How attempts travel (matrix `transport`): absent = HTTP/1.1, 'grpc' = gRPC unary calls over HTTP/2. */
+  transport?: 'grpc';
+  /** Who hedges (from the configuration): absent = hedgebench's library, 'grpc-js' = grpc-js's hedgingPolicy. */
+  hedger?: 'grpc-js';
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
@@ -25,6 +29,14 @@ export interface DimensionSpec {
 /** Every dimension, in column order. */
 export const DIMENSIONS = [
   { field: 'delayMs', column: 'delay_ms', tag: 'd', kind: 'number', words: (v) => `delay ${v} ms` },
+  {
+    field: 'transport',
+    column: 'transport',
+    tag: 't',
+    kind: 'string',
+    words: (v) => `over ${v === 'grpc' ? 'gRPC' : v}`,
+  },
+  { field: 'hedger', column: 'hedger', tag: 'h', kind: 'string', words: (v) => `hedged by ${v}` },
 ] as const satisfies readonly DimensionSpec[];
 
 /** The CSV column of a dimension. */

@@ -174,8 +174,8 @@ describe('A6HedgePolicy: bad options name the field and A6 rule', () => {
     ],
   ];
   it.each(cases)('%j', (opts, message) => {
-    expect(() => new A6HedgePolicy({ clock, ...(opts as A6HedgeOptions) })).toThrow(ConfigError);
-    expect(() => new A6HedgePolicy({ clock, ...(opts as A6HedgeOptions) })).toThrow(message);
+    expect(() => new A6HedgePolicy({ ...(opts as A6HedgeOptions), clock })).toThrow(ConfigError);
+    expect(() => new A6HedgePolicy({ ...(opts as A6HedgeOptions), clock })).toThrow(message);
   });
   it('accepts tokenRatio with 3 decimals', () => {
     expect(
