@@ -16,8 +16,12 @@ import type { LoadProgress } from './status.ts';
 
 /** Everything one point needs; only target, config, load, calls and seed are required. */
 export interface LoadGeneratorOptions {
-  /** `http://host:port` of the target server. */
+  /** `http://host:port` of the target server (its control routes, and the load over HTTP/1.1). */
   target: string;
+  /** How attempts travel (default 'http1'); 'grpc' sends them to `grpcTarget`. */
+  transport?: 'http1' | 'grpc';
+  /** `host:port` of the target's gRPC listener; required with transport 'grpc'. */
+  grpcTarget?: string;
   config: HedgeConfig;
   /** ρ = λ·E[S]/workers; the arrival rate follows from the model. */
   load: number;
@@ -94,7 +98,8 @@ type Optional =
   | 'clock'
   | 'onProgress'
   | 'onCall'
-  | 'log';
+  | 'log'
+  | 'grpcTarget';
 
 /** Options with every default filled in. */
 export type ResolvedOptions = Required<Omit<LoadGeneratorOptions, Optional | 'model'>> &
@@ -108,6 +113,7 @@ const FLAG_NAMES: FieldLabels = {
   calls: '--calls',
   warmupFraction: '--warmup',
   model: '--model',
+  transport: '--transport',
 };
 
 /** Validates and completes the options; throws LoadgenConfigError naming the option and the fix. */
@@ -126,6 +132,7 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
         warmupFraction,
         model: o.model,
         calibration: false,
+        ...(o.transport === undefined ? {} : { transport: [o.transport] }),
       },
       'the options',
       FLAG_NAMES,
@@ -168,12 +175,23 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
   if (o.timerLeadMs !== undefined && !(Number.isFinite(o.timerLeadMs) && o.timerLeadMs >= 0)) {
     throw new LoadgenConfigError(`--timer-lead-ms = ${o.timerLeadMs} is invalid: must be a number ≥ 0`);
   }
+  if (o.transport !== undefined && o.transport !== 'http1' && o.transport !== 'grpc') {
+    throw new LoadgenConfigError(
+      `--transport = ${JSON.stringify(o.transport)} is invalid: use 'http1' or 'grpc'`,
+    );
+  }
+  if (o.transport === 'grpc' && o.grpcTarget === undefined) {
+    throw new LoadgenConfigError(
+      "--transport grpc needs --grpc-target HOST:PORT (the target's gRPC listener, see its listening line)",
+    );
+  }
   if ((o.redisUrl !== undefined || o.redis !== undefined) && (!o.run || !o.slug)) {
     throw new LoadgenConfigError('--redis needs --run ID and --point SLUG to name the keys; give both');
   }
   return {
     ...o,
     warmupFraction,
+    transport: o.transport ?? 'http1',
     model: { ...DEFAULT_MODEL, ...o.model },
     maxInflight,
     sendLagThresholdMs: o.sendLagThresholdMs ?? 1,
