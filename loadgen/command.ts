@@ -9,6 +9,8 @@ import type { LoadProgress } from './status.ts';
 /** Flags of `hedgebench loadgen`. */
 export interface LoadgenArgs {
   target: string;
+  transport: 'http1' | 'grpc';
+  'grpc-target'?: string;
   config: string;
   load: number;
   calls: number;
@@ -39,6 +41,15 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
   builder: (y) =>
     y
       .option('target', { type: 'string', demandOption: true, describe: 'Target server, http://HOST:PORT' })
+      .option('transport', {
+        choices: ['http1', 'grpc'] as const,
+        default: 'http1' as const,
+        describe: 'How attempts travel: HTTP/1.1 to --target, or gRPC unary calls to --grpc-target',
+      })
+      .option('grpc-target', {
+        type: 'string',
+        describe: "The target's gRPC listener, HOST:PORT (its --grpc-port; needed with --transport grpc)",
+      })
       .option('config', {
         type: 'string',
         demandOption: true,
@@ -122,6 +133,8 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
   handler: async (argv) => {
     const generator = createLoadGenerator({
       target: argv.target,
+      transport: argv.transport,
+      grpcTarget: argv['grpc-target'],
       config: parseConfigArg(argv.config),
       load: argv.load,
       calls: argv.calls,

@@ -18,6 +18,8 @@ export interface AgentsOptions {
   durableRedis: boolean;
   workers: number;
   seed: number;
+  /** Some point goes over gRPC: the target also opens a gRPC port. */
+  grpc?: boolean;
   say: (text: string) => void;
 }
 
@@ -75,6 +77,7 @@ export class Agents {
       redisUrl: redis.url,
       workers: this.o.workers,
       seed: this.o.seed,
+      ...(this.o.grpc ? { grpcPort: await freePort(hosts.target.address) } : {}),
       registry: this.registry,
     });
     this.target = target;

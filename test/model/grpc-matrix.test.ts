@@ -171,3 +171,18 @@ describe('bad gRPC input', () => {
     expect(issues({ ...base, transport: [] })).toMatch(/transport: must list at least one transport/);
   });
 });
+
+describe('experiments/grpc.json', () => {
+  it('runs the library configurations over both transports and the grpc-js ones over gRPC, at two loads and both modes', () => {
+    const json = JSON.parse(readFileSync(new URL('../../experiments/grpc.json', import.meta.url), 'utf8'));
+    const points = expandMatrix(parseMatrix(json));
+    expect(points).toHaveLength(24);
+    const grpcJs = points.filter((p) => p.dims?.hedger === 'grpc-js');
+    expect(grpcJs).toHaveLength(8);
+    for (const p of grpcJs) expect(p.dims?.transport).toBe('grpc');
+    expect(new Set(points.map((p) => p.load))).toEqual(new Set([0.5, 0.95]));
+    expect(
+      points.filter((p) => p.config.name === 'no hedge' && p.dims?.transport === undefined),
+    ).toHaveLength(4);
+  });
+});
