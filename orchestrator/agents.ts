@@ -77,7 +77,13 @@ export class Agents {
       redisUrl: redis.url,
       workers: this.o.workers,
       seed: this.o.seed,
-      ...(this.o.grpc ? { grpcPort: await freePort(hosts.target.address) } : {}),
+      // A hosts file names the HTTP port; gRPC takes the next one there (a free one on this machine).
+      ...(this.o.grpc
+        ? {
+            grpcPort:
+              hosts.targetPort !== undefined ? hosts.targetPort + 1 : await freePort(hosts.target.address),
+          }
+        : {}),
       registry: this.registry,
     });
     this.target = target;
