@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseComparisonCsv } from '../../analysis/index.ts';
 import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
@@ -76,6 +77,14 @@ describe('hedgebench run over gRPC, everything on this machine', () => {
     // grpc-js hedges out of the generator's sight: requests per call come from the server's records.
     const realGrpcJs = rows.find((r) => r.source === 'real' && r.hedger === 'grpc-js')!;
     expect(realGrpcJs.requests_per_call!).toBeGreaterThan(1);
+    // Every grpc-js point is judged against the A6 prediction, its rows carrying both columns.
+    const comparison = parseComparisonCsv(readFileSync(join(out, 'comparison.csv'), 'utf8'));
+    const judged = comparison.filter((r) => r.hedger === 'grpc-js');
+    expect(judged.length).toBeGreaterThan(0);
+    for (const r of judged) {
+      expect(r.transport).toBe('grpc');
+      expect(r.verdict).toMatch(/\S/);
+    }
     // The target's records of the grpc-js point: grpc-js numbered its hedges, the server recorded them.
     const slug = manifest.points[1]!.slug;
     const attempts = readFileSync(join(out, 'raw', `${slug}.attempts.csv`), 'utf8')
