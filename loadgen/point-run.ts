@@ -119,7 +119,7 @@ export class PointRun {
             // grpc-js hedges by itself from the channel's service config; no hedgebench policy runs.
             ...(g === undefined
               ? {}
-              : { serviceConfig: grpcServiceConfig(GRPC_SERVICE, g, o.config.retryThrottling) }),
+              : { serviceConfig: grpcServiceConfig(GRPC_SERVICE, g, o.config.retryThrottling, 'Work') }),
             onServed: (call, attempt) => {
               if (this.served !== null) this.served[call] = attempt;
             },

@@ -54,13 +54,14 @@ export function grpcStatusCode(c: number | string): number | undefined {
 }
 
 /**
- * The service config (JSON text) that makes a grpc-js channel hedge calls of `service` as the options say:
- * A6's field names, the delay as a duration string.
+ * The service config (JSON text) that makes a grpc-js channel hedge calls of `service` (only its `method`
+ * when given) as the options say: A6's field names, the delay as a duration string.
  */
 export function grpcServiceConfig(
   service: string,
   hedging: GrpcHedgingOptions,
   throttling: RetryThrottlingOptions | undefined,
+  method?: string,
 ): string {
   const hedgingPolicy = {
     maxAttempts: hedging.maxAttempts,
@@ -68,7 +69,7 @@ export function grpcServiceConfig(
     nonFatalStatusCodes: (hedging.nonFatalStatusCodes ?? []).map((c) => grpcStatusCode(c)!),
   };
   return JSON.stringify({
-    methodConfig: [{ name: [{ service }], hedgingPolicy }],
+    methodConfig: [{ name: [method === undefined ? { service } : { service, method }], hedgingPolicy }],
     ...(throttling === undefined ? {} : { retryThrottling: { ...throttling } }),
   });
 }

@@ -103,6 +103,12 @@ describe('transport and hedger dimensions', () => {
     });
   });
 
+  it('a service config may name one method (the load generator hedges Work, not the Ping warm-up)', () => {
+    const sc = JSON.parse(grpcServiceConfig('hedgebench.Target', grpcJs.grpcHedging, undefined, 'Work'));
+    expect(sc.methodConfig[0].name).toEqual([{ service: 'hedgebench.Target', method: 'Work' }]);
+    expect(sc.retryThrottling).toBeUndefined();
+  });
+
   it('writes transport and hedger columns, and a simulated grpc-js point hedges', async () => {
     const r = await simulateMatrix(m, join(tmp, 'sim'), { threads: 0 });
     const text = readFileSync(r.pointsCsvPath, 'utf8');
