@@ -28,6 +28,7 @@ import {
   statusInflightTimelineMs,
   statusSendLagP99,
 } from './raw-files.ts';
+import { learnAttemptsFromServer } from './server-attempts.ts';
 import { generatorTimeline, type ServerTimeline, serverTimeline } from './server-timeline.ts';
 
 /** Everything the analysis derives from one real point's raw files. */
@@ -73,6 +74,8 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     workers: matrix.model.workers,
     dims: entry.dims,
   };
+  const attempts = existsSync(paths.attempts) ? readAttemptsCsv(paths.attempts) : null;
+  if (entry.dims?.hedger === 'grpc-js' && attempts) learnAttemptsFromServer(calls, attempts);
   const builder = new RowBuilder(ctx);
   const outcomeName = ['ok', 'rejected', 'failed'] as const;
   let okCount = 0;
@@ -91,7 +94,6 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
 
   const measured = new Set<number>();
   for (let i = 0; i < calls.n; i++) measured.add(calls.call[i]);
-  const attempts = existsSync(paths.attempts) ? readAttemptsCsv(paths.attempts) : null;
   const busyMs = attempts ? busyTimeMs(paths.attempts, attempts, measured) : Number.NaN;
   const spanMs = calls.n > 1 ? lastIntended - firstIntended : 0;
   const workers = matrix.model.workers;

@@ -7,9 +7,7 @@ import {
   type AttributionRow,
   formatAttributionCsv,
   formatLoad,
-  formatPointRow,
   formatPointsCsv,
-  POINTS_HEADER,
   parsePointsCsv,
 } from '../contract/index.ts';
 import { attributionRows } from './attribution-csv.ts';
@@ -49,26 +47,18 @@ export function comparisonText(a: RunAnalysis): string {
 }
 
 /**
- * points.csv with its sim+net rows replaced by `a`'s: every other line kept byte for byte (or, with
- * `rewritePoints`, the real rows recomputed from raw/). Null when the file would not change.
+ * points.csv with its sim+net rows replaced by `a`'s, every other row as it was (or, with `rewritePoints`,
+ * the real rows recomputed from raw/). The one points.csv writer formats the whole file, so the dimension
+ * columns of every row stay in the header. Null when the file would not change.
  */
 function pointsWithSimNet(a: RunAnalysis, rewritePoints: boolean): string | null {
   const path = join(a.runDir, 'points.csv');
-  const fresh = a.simNet.rows.map(formatPointRow);
-  if (rewritePoints) {
-    const kept = recomputedPointRows(a).filter((r) => r.source !== 'sim+net');
-    return formatPointsCsv(kept).concat(fresh.map((l) => `${l}\n`).join(''));
-  }
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  const lines = text.split('\n').filter((l) => l.length > 0);
-  if (lines.length === 0) return fresh.length === 0 ? null : formatPointsCsv(a.simNet.rows);
-  const rows = parsePointsCsv(text);
-  // One line per row (no cell holds a newline): keep each non-sim+net line exactly as it was written.
-  const kept =
-    rows.length === lines.length - 1 ? lines.slice(1).filter((_, i) => rows[i].source !== 'sim+net') : null;
-  const body = kept ?? rows.filter((r) => r.source !== 'sim+net').map(formatPointRow);
-  const next = [POINTS_HEADER, ...body, ...fresh].map((l) => `${l}\n`).join('');
-  return next === text ? null : next;
+  const before = rewritePoints ? recomputedPointRows(a) : text === '' ? [] : parsePointsCsv(text);
+  const rows = [...before.filter((r) => r.source !== 'sim+net'), ...a.simNet.rows];
+  if (rows.length === 0) return null;
+  const next = formatPointsCsv(rows);
+  return next === text && !rewritePoints ? null : next;
 }
 
 /**

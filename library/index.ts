@@ -1,4 +1,14 @@
 // The public surface of library/: the resilience library the simulator and the load generator both run.
+
+export {
+  A6_MAX_ATTEMPTS,
+  type A6HedgeOptions,
+  A6HedgePolicy,
+  type A6HedgeSnapshot,
+  a6Hedge,
+  checkA6Hedge,
+} from './a6-hedge.ts';
+export { A6Throttle, type A6ThrottleOptions, checkA6Throttle } from './a6-throttle.ts';
 export {
   AdaptiveLimitPolicy,
   type AdaptiveLimitPolicyOptions,

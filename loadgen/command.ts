@@ -13,6 +13,8 @@ export interface LoadgenArgs {
   'replica-target'?: string[];
   balancer?: BalancerName;
   'hedge-to'?: HedgeTarget;
+  transport: 'http1' | 'grpc';
+  'grpc-target'?: string;
   config: string;
   load: number;
   calls: number;
@@ -58,6 +60,15 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
         type: 'string',
         choices: HEDGE_TARGETS,
         describe: 'other: a hedge never goes to a replica its call already used (default); any',
+      })
+      .option('transport', {
+        choices: ['http1', 'grpc'] as const,
+        default: 'http1' as const,
+        describe: 'How attempts travel: HTTP/1.1 to --target, or gRPC unary calls to --grpc-target',
+      })
+      .option('grpc-target', {
+        type: 'string',
+        describe: "The target's gRPC listener, HOST:PORT (its --grpc-port; needed with --transport grpc)",
       })
       .option('config', {
         type: 'string',
@@ -145,6 +156,8 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       replicaTargets: argv['replica-target'],
       balancer: argv.balancer,
       hedgeTo: argv['hedge-to'],
+      transport: argv.transport,
+      grpcTarget: argv['grpc-target'],
       config: parseConfigArg(argv.config),
       load: argv.load,
       calls: argv.calls,

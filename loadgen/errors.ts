@@ -23,6 +23,17 @@ export class TargetUnreachableError extends LoadgenError {
   }
 }
 
+/** The gRPC listener answered, but it is not hedgebench's target (another service, package or method). */
+export class WrongGrpcServiceError extends LoadgenError {
+  constructor(address: string, details: string, options?: { cause?: unknown }) {
+    super(
+      'HB_GRPC_WRONG_SERVICE',
+      `the gRPC listener at ${address} does not serve hedgebench.Target (expected the unary methods /hedgebench.Target/Work and /hedgebench.Target/Ping; it answered UNIMPLEMENTED: ${details}); point --grpc-target at a hedgebench target started with --grpc-port`,
+      options,
+    );
+  }
+}
+
 /** Redis could not take the point's records or status (unreachable at start, or records were dropped). */
 export class RedisUnusableError extends LoadgenError {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -14,6 +14,7 @@ import {
   SystemClock,
 } from '../runtime/index.ts';
 import { LoadgenConfigError, LoadgenError, RedisUnusableError } from './errors.ts';
+import { parseGrpcAddress } from './grpc-transport.ts';
 import {
   checkTargetHost,
   type LoadGeneratorOptions,
@@ -27,6 +28,9 @@ import type { LoadResult } from './result.ts';
 import { StatusWriter } from './status.ts';
 import { parseTarget } from './transport.ts';
 
+const formatHostPort = (a: { host: string; port: number }): string =>
+  a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;
+
 /** A prepared point: run it once; stop it from outside (SIGTERM) at any time. */
 export interface LoadGenerator {
   /** Runs the point; resolves with its summary (state `failed` when interrupted or records were lost). */
@@ -39,6 +43,9 @@ export interface LoadGenerator {
 export function createLoadGenerator(options: LoadGeneratorOptions): LoadGenerator {
   const o = resolveOptions(options);
   for (const t of [o.target, ...o.replicaTargets]) checkTargetHost(parseTarget(t), o.allowAnyTarget);
+  if (o.grpcTarget !== undefined) {
+    checkTargetHost(new URL(`http://${formatHostPort(parseGrpcAddress(o.grpcTarget))}`), o.allowAnyTarget);
+  }
   try {
     // Validation only (the library's own checks); the real pipeline is built on the real clock in run().
     buildPipeline(o.config, new ManualClock());

@@ -31,6 +31,10 @@ export interface LoadGeneratorOptions {
   balancer?: BalancerName;
   /** Where hedges go: `other` replicas (default) or `any` (only with replicaTargets). */
   hedgeTo?: HedgeTarget;
+  /** How attempts travel (default 'http1'); 'grpc' sends them to `grpcTarget`. */
+  transport?: 'http1' | 'grpc';
+  /** `host:port` of the target's gRPC listener; required with transport 'grpc'. */
+  grpcTarget?: string;
   config: HedgeConfig;
   /** ρ = λ·E[S]/workers; the arrival rate follows from the model. */
   load: number;
@@ -109,7 +113,8 @@ type Optional =
   | 'clock'
   | 'onProgress'
   | 'onCall'
-  | 'log';
+  | 'log'
+  | 'grpcTarget';
 
 /** Options with every default filled in. */
 export type ResolvedOptions = Required<Omit<LoadGeneratorOptions, Optional | 'model'>> &
@@ -123,6 +128,7 @@ const FLAG_NAMES: FieldLabels = {
   calls: '--calls',
   warmupFraction: '--warmup',
   model: '--model',
+  transport: '--transport',
 };
 
 /** Validates and completes the options; throws LoadgenConfigError naming the option and the fix. */
@@ -141,6 +147,7 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
         warmupFraction,
         model: o.model,
         calibration: false,
+        ...(o.transport === undefined ? {} : { transport: [o.transport] }),
       },
       'the options',
       FLAG_NAMES,
@@ -195,6 +202,21 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
   if (o.hedgeTo !== undefined && !HEDGE_TARGETS.includes(o.hedgeTo)) {
     throw new LoadgenConfigError(`--hedge-to = ${JSON.stringify(o.hedgeTo)} is invalid: use other or any`);
   }
+  if (o.transport !== undefined && o.transport !== 'http1' && o.transport !== 'grpc') {
+    throw new LoadgenConfigError(
+      `--transport = ${JSON.stringify(o.transport)} is invalid: use 'http1' or 'grpc'`,
+    );
+  }
+  if (o.transport === 'grpc' && o.grpcTarget === undefined) {
+    throw new LoadgenConfigError(
+      "--transport grpc needs --grpc-target HOST:PORT (the target's gRPC listener, see its listening line)",
+    );
+  }
+  if (o.transport === 'grpc' && replicaTargets.length > 0) {
+    throw new LoadgenConfigError(
+      '--replica-target works over HTTP/1.1 only: give the replicas without --transport grpc, or one gRPC target',
+    );
+  }
   if ((o.redisUrl !== undefined || o.redis !== undefined) && (!o.run || !o.slug)) {
     throw new LoadgenConfigError('--redis needs --run ID and --point SLUG to name the keys; give both');
   }
@@ -202,6 +224,7 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
     ...o,
     replicaTargets: [...replicaTargets],
     warmupFraction,
+    transport: o.transport ?? 'http1',
     model: { ...DEFAULT_MODEL, ...o.model },
     maxInflight,
     sendLagThresholdMs: o.sendLagThresholdMs ?? 1,

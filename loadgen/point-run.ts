@@ -2,23 +2,36 @@
 // the transport, and what happens when a call ends. Everything time-critical is here and allocation-light.
 
 import { LatencyHistogram } from '../contract/index.ts';
-import type { CallState, Cancel, Clock, Operation, Outcome, Pipeline } from '../library/index.ts';
+import {
+  A6_MAX_ATTEMPTS,
+  type CallState,
+  type Cancel,
+  type Clock,
+  type Operation,
+  type Outcome,
+  type Pipeline,
+  pipeline,
+} from '../library/index.ts';
 import {
   ArrivalSchedule,
   addBalancer,
   arrivalRatePerMs,
   buildPipeline,
+  grpcServiceConfig,
+  hedgerOf,
   SINGLE_REPLICA,
   warmupCalls,
 } from '../model/index.ts';
+import { GRPC_SERVICE } from '../runtime/index.ts';
 import { AttemptFailedError } from './errors.ts';
+import { createGrpcTransport } from './grpc-transport.ts';
 import type { ResolvedOptions } from './options.ts';
 import { createReplicaTransport, type ReplicaTransport } from './replica-transport.ts';
 import { callLine } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status.ts';
 import { InflightTimeline } from './timeline.ts';
-import { createTransport, type Transport } from './transport.ts';
+import { createTransport, type Transport, type TransportOptions } from './transport.ts';
 
 /** Where a measured call's CSV line goes (the stream recorder), if anywhere. */
 export interface LineSink {
@@ -41,6 +54,8 @@ export class PointRun {
   private readonly writtenAt: Float64Array;
   private readonly attemptStride: number;
   private readonly finished: Uint8Array;
+  /** grpc-js hedging: the attempt the server served each call with (0 = none yet); else null. */
+  private readonly served: Uint8Array | null;
   readonly overhead: Float64Array | null;
   overheadN = 0;
 
@@ -79,38 +94,70 @@ export class PointRun {
     this.ratePerMs = arrivalRatePerMs(o.load, o.model, R);
     this.intended = new Float64Array(this.calls);
     this.dispatchAt = new Float64Array(this.calls).fill(Number.NaN);
-    this.attemptStride = o.config.hedge ? (o.config.hedge.maxAttempts ?? 2) : 1;
+    const g = o.config.grpcHedging;
+    this.attemptStride = o.config.hedge
+      ? (o.config.hedge.maxAttempts ?? 2)
+      : g
+        ? Math.min(g.maxAttempts, A6_MAX_ATTEMPTS)
+        : 1;
+    this.served = g === undefined ? null : new Uint8Array(this.calls);
     this.writtenAt = new Float64Array(this.calls * this.attemptStride).fill(Number.NaN);
     this.finished = new Uint8Array(this.calls);
     this.overhead = o.serverTiming ? new Float64Array(this.calls) : null;
     const schedule = new ArrivalSchedule(o.seed, this.ratePerMs, this.calls);
     for (let i = 0; i < this.calls; i++) this.intended[i] = schedule.at(i);
     this.maxMs = (o.maxSeconds ?? (this.intended[this.calls - 1] * 3) / 1000 + 30) * 1000;
-    const transportFor = (target: string) =>
-      createTransport({
-        target,
-        path: o.path,
-        // Never fewer connections than attempts allowed in flight: undici then never queues (transport.ts).
-        connections: o.maxInflight,
-        serverTiming: o.serverTiming,
-        now: () => clock.now(),
-        onWritten: (call, attempt, at) => {
-          if (attempt <= this.attemptStride)
-            this.writtenAt[call * this.attemptStride + attempt - 1] = at - this.t0;
-        },
-        onFailed: (reason) => {
-          this.attemptFailures[reason] = (this.attemptFailures[reason] ?? 0) + 1;
+    const common = {
+      serverTiming: o.serverTiming,
+      now: () => clock.now(),
+      onWritten: (call: number, attempt: number, at: number) => {
+        if (attempt <= this.attemptStride)
+          this.writtenAt[call * this.attemptStride + attempt - 1] = at - this.t0;
+      },
+      onFailed: (reason: string) => {
+        this.attemptFailures[reason] = (this.attemptFailures[reason] ?? 0) + 1;
+      },
+    } satisfies Partial<TransportOptions>;
+    if (o.transport === 'grpc') {
+      this.replicas = null;
+      this.transport = createGrpcTransport({
+        ...common,
+        address: o.grpcTarget!,
+        // grpc-js hedges by itself from the channel's service config; no hedgebench policy runs.
+        ...(g === undefined
+          ? {}
+          : { serviceConfig: grpcServiceConfig(GRPC_SERVICE, g, o.config.retryThrottling, 'Work') }),
+        onServed: (call, attempt) => {
+          if (this.served !== null) this.served[call] = attempt;
         },
       });
-    const parts = [o.target, ...o.replicaTargets].map(transportFor);
-    this.replicas = R > 1 ? createReplicaTransport(parts) : null;
-    this.transport = this.replicas ?? parts[0];
+    } else {
+      const parts = [o.target, ...o.replicaTargets].map((target) =>
+        createTransport({
+          ...common,
+          target,
+          path: o.path,
+          // Never fewer connections than attempts allowed in flight: undici then never queues (transport.ts).
+          connections: o.maxInflight,
+        }),
+      );
+      this.replicas = R > 1 ? createReplicaTransport(parts) : null;
+      this.transport = this.replicas ?? parts[0];
+    }
     // The balancer picks each attempt's replica with the simulator's draws for this seed (model/replicas.ts).
-    this.pipe = addBalancer(
-      buildPipeline(o.config, clock),
-      { ...SINGLE_REPLICA, replicas: R, balancer: o.balancer ?? 'random', hedgeTo: o.hedgeTo ?? 'other' },
-      o.seed,
-    );
+    this.pipe =
+      R > 1
+        ? addBalancer(
+            this.newPipeline(),
+            {
+              ...SINGLE_REPLICA,
+              replicas: R,
+              balancer: o.balancer ?? 'random',
+              hedgeTo: o.hedgeTo ?? 'other',
+            },
+            o.seed,
+          )
+        : this.newPipeline();
     const replicas = this.replicas;
     const transport = this.transport;
     this.runCall =
@@ -129,7 +176,7 @@ export class PointRun {
    */
   async warmUp(requests: number, concurrency: number, path: string, maxMs = 5_000): Promise<void> {
     if (requests <= 0 || concurrency <= 0) return;
-    const pipe = buildPipeline(this.o.config, this.clock);
+    const pipe = this.newPipeline();
     const transport = this.transport;
     const call = pipe.compose<number>((_cs, _attempt, done) => transport.sendTo(path, done));
     const cancels = new Map<number, Cancel>();
@@ -166,6 +213,13 @@ export class PointRun {
       };
       launch();
     });
+  }
+
+  // A plain pipeline when grpc-js hedges (the channel does it), else the configuration's policies.
+  private newPipeline(): Pipeline {
+    return hedgerOf(this.o.config) === 'grpc-js'
+      ? pipeline(this.clock)
+      : buildPipeline(this.o.config, this.clock);
   }
 
   /** Sends the schedule from t0 = now + 5 ms; resolves once every call ended, or the point was stopped. */
@@ -277,6 +331,11 @@ export class PointRun {
       // Latency runs from the INTENDED start: a stall is charged to every call scheduled during it.
       const latency = this.clock.now() - this.t0 - this.intended[i];
       const lag = this.sendTime(i) - this.intended[i];
+      // grpc-js hedges out of sight: the attempt the server served is the winner, and at least that many were sent.
+      if (this.served !== null && this.served[i] > 0) {
+        cs.winner = this.served[i];
+        if (cs.attempts < cs.winner) cs.attempts = cs.winner;
+      }
       const outcome = out.ok ? 'ok' : cs.rejected ? 'rejected' : 'failed';
       this.measured[outcome]++;
       if (cs.attempts > 1) this.measured.hedged++;

@@ -1,15 +1,19 @@
 // Maps a model HedgeConfig (a named reference configuration or a user's JSON) to a library Pipeline.
 import {
+  A6HedgePolicy,
   type Clock,
   ConfigError,
+  checkA6Hedge,
+  checkA6Throttle,
   type Pipeline,
   pipeline,
   resolveHedgeOptions,
   resolveLimitOptions,
 } from '../library/index.ts';
+import { grpcStatusCode } from './grpc-hedging.ts';
 import type { HedgeConfig } from './hedge-config.ts';
 
-const KNOWN = ['name', 'hedge', 'adaptiveLimit'];
+const KNOWN = ['name', 'hedge', 'adaptiveLimit', 'grpcHedging', 'retryThrottling'];
 
 /**
  * Builds the pipeline a configuration describes: no `hedge` = plain call; `hedge` = a HedgePolicy;
@@ -33,6 +37,8 @@ export function buildPipeline(config: HedgeConfig, clock: Clock): Pipeline {
       );
     }
   }
+  if (config.grpcHedging !== undefined || config.retryThrottling !== undefined)
+    return a6Pipeline(config, clock, prefix);
   // Validate with the config's name in the field, before the policies validate again with their own.
   if (config.hedge !== undefined) resolveHedgeOptions(config.hedge, `${prefix}.hedge`);
   if (config.adaptiveLimit !== undefined)
@@ -41,4 +47,48 @@ export function buildPipeline(config: HedgeConfig, clock: Clock): Pipeline {
   if (config.hedge !== undefined) p.hedge({ ...config.hedge });
   if (config.adaptiveLimit !== undefined) p.adaptiveLimit({ ...config.adaptiveLimit });
   return p;
+}
+
+// grpc-js hedges such a configuration; the library's A6HedgePolicy predicts it. No hedgebench policy may
+// sit beside it: two hedgers in one configuration would make it unclear whose hedges a point measures.
+function a6Pipeline(config: HedgeConfig, clock: Clock, prefix: string): Pipeline {
+  const g = config.grpcHedging;
+  if (g === undefined) {
+    throw new ConfigError(
+      `${prefix}.retryThrottling`,
+      config.retryThrottling,
+      'applies to gRPC hedging only; add grpcHedging { maxAttempts, hedgingDelayMs } or drop retryThrottling',
+    );
+  }
+  for (const other of ['hedge', 'adaptiveLimit'] as const) {
+    if (config[other] !== undefined) {
+      throw new ConfigError(
+        `${prefix}.${other}`,
+        config[other],
+        `cannot sit beside grpcHedging: grpc-js hedges this configuration, so no hedgebench policy may; drop ${other}, or grpcHedging to let hedgebench hedge`,
+      );
+    }
+  }
+  const codes = (g.nonFatalStatusCodes ?? []).map((c) => {
+    const n = grpcStatusCode(c);
+    if (n === undefined || n === 0) {
+      throw new ConfigError(
+        `${prefix}.grpcHedging.nonFatalStatusCodes`,
+        c,
+        'must be gRPC status codes, as numbers 1..16 or names such as "UNAVAILABLE"',
+      );
+    }
+    return n;
+  });
+  const options = {
+    maxAttempts: g.maxAttempts,
+    hedgingDelayMs: g.hedgingDelayMs,
+    nonFatalStatusCodes: codes,
+    ...(g.throttleHedges === undefined ? {} : { throttleHedges: g.throttleHedges }),
+    ...(config.retryThrottling === undefined ? {} : { retryThrottling: { ...config.retryThrottling } }),
+  };
+  checkA6Hedge(options, `${prefix}.grpcHedging`);
+  if (config.retryThrottling !== undefined)
+    checkA6Throttle(config.retryThrottling, `${prefix}.retryThrottling`);
+  return pipeline(clock).use(new A6HedgePolicy({ clock, ...options }));
 }

@@ -19,6 +19,10 @@ export interface PointDims {
   correlation?: number;
   /** Factor on replica 0's service times (matrix `slowReplica`); absent = 1, no degraded replica. */
   slowReplica?: number;
+  /** How attempts travel (matrix `transport`): absent = HTTP/1.1, 'grpc' = gRPC unary calls over HTTP/2. */
+  transport?: 'grpc';
+  /** Who hedges (from the configuration): absent = hedgebench's library, 'grpc-js' = grpc-js's hedgingPolicy. */
+  hedger?: 'grpc-js';
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
@@ -48,6 +52,14 @@ export const DIMENSIONS = [
     kind: 'number',
     words: (v) => `slow replica ×${v}`,
   },
+  {
+    field: 'transport',
+    column: 'transport',
+    tag: 't',
+    kind: 'string',
+    words: (v) => `over ${v === 'grpc' ? 'gRPC' : v}`,
+  },
+  { field: 'hedger', column: 'hedger', tag: 'g', kind: 'string', words: (v) => `hedged by ${v}` },
 ] as const satisfies readonly DimensionSpec[];
 
 /** The CSV column of a dimension. */

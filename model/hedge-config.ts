@@ -1,5 +1,7 @@
 // Hedge configurations: what a point runs through the library's Pipeline, by name or as a user's JSON.
 
+import type { GrpcHedgingOptions, RetryThrottlingOptions } from './grpc-hedging.ts';
+
 /** Options of the hedge policy as a user writes them (all optional; library defaults otherwise). */
 export interface HedgeOptions {
   delayMs?: number;
@@ -31,6 +33,18 @@ export interface HedgeConfig {
   name: string;
   hedge?: HedgeOptions;
   adaptiveLimit?: AdaptiveLimitOptions;
+  /** gRPC hedges by itself (gRFC A6; the point's hedger is grpc-js); excludes `hedge` and `adaptiveLimit`. */
+  grpcHedging?: GrpcHedgingOptions;
+  /** The channel's A6 token bucket; only with `grpcHedging`. */
+  retryThrottling?: RetryThrottlingOptions;
+}
+
+/** Who hedges a configuration's calls: hedgebench's library, or grpc-js from its service config. */
+export type Hedger = 'library' | 'grpc-js';
+
+/** The hedger a configuration names. */
+export function hedgerOf(config: HedgeConfig): Hedger {
+  return config.grpcHedging === undefined ? 'library' : 'grpc-js';
 }
 
 /** The six configurations of the reference study, with the column labels users know. */

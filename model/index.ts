@@ -9,7 +9,20 @@ export {
   type PointDims,
 } from './dimensions.ts';
 export { MatrixInvalidError, TransportInvalidError, TransportSamplesError } from './errors.ts';
-export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
+export {
+  GRPC_STATUS_CODES,
+  type GrpcHedgingOptions,
+  grpcServiceConfig,
+  grpcStatusCode,
+  type RetryThrottlingOptions,
+} from './grpc-hedging.ts';
+export {
+  type HedgeConfig,
+  type Hedger,
+  hedgerOf,
+  REFERENCE_CONFIGS,
+  referenceConfig,
+} from './hedge-config.ts';
 export {
   calibrationPoint,
   expandMatrix,

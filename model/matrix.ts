@@ -12,7 +12,13 @@ import {
 import { buildPipeline } from './build-pipeline.ts';
 import type { PointDims } from './dimensions.ts';
 import { MatrixInvalidError } from './errors.ts';
-import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
+import {
+  grpcHedgingSchema,
+  retryThrottlingSchema,
+  type Transport,
+  transportSchema,
+} from './grpc-hedging-schema.ts';
+import { type HedgeConfig, hedgerOf, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 import { DEFAULT_MODEL, type ModelParams } from './params.ts';
 import { type Cancellation, formatLoad, type Point, pointKey } from './point.ts';
 import {
@@ -82,6 +88,8 @@ const configObjectSchema = z
       .max(MAX_NAME, `must be at most ${MAX_NAME} characters (it names files and Redis keys)`),
     hedge: hedgeSchema.optional(),
     adaptiveLimit: limitSchema.optional(),
+    grpcHedging: grpcHedgingSchema.optional(),
+    retryThrottling: retryThrottlingSchema.optional(),
   })
   .strict();
 
@@ -171,6 +179,7 @@ export const matrixSchema = z
       .min(1, 'must list at least one delay, e.g. [5, 10, 20, 40], or be left out')
       .optional(),
     ...replicaFieldsSchema,
+    transport: transportSchema.optional(),
     cancellation: z
       .array(
         z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
@@ -224,6 +233,8 @@ export interface Matrix extends ReplicaFields {
   loads: number[];
   /** Hedge delays to sweep (ms): each hedged configuration runs once per delay; absent = its own delay. */
   delaysMs?: number[];
+  /** Transports to sweep; absent = HTTP/1.1 only. A grpc-js configuration runs over gRPC only. */
+  transport?: Transport[];
   cancellation: Cancellation[];
   seeds: number[];
   calls: number;
@@ -285,6 +296,14 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...duplicates((m.delaysMs ?? []).map(String)).map(
       (d) => `delaysMs: ${d} appears twice; list each delay once`,
     ),
+    ...duplicates(m.transport ?? []).map((t) => `transport: '${t}' appears twice; list each transport once`),
+    ...configs.flatMap((c, i) =>
+      hedgerOf(c) === 'grpc-js' && !(m.transport ?? []).includes('grpc')
+        ? [
+            `${at(['configs', i])}: ${JSON.stringify(c.name)} is hedged by grpc-js (grpcHedging), which needs gRPC; add "transport": ["grpc"] (or ["http1", "grpc"])`,
+          ]
+        : [],
+    ),
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
     ...replicaFieldIssues(m),
@@ -312,6 +331,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     loads: [...m.loads],
     ...(m.delaysMs === undefined ? {} : { delaysMs: [...m.delaysMs] }),
     ...pickReplicaFields(m),
+    ...(m.transport === undefined ? {} : { transport: [...m.transport] }),
     cancellation: [...m.cancellation],
     seeds: [...m.seeds],
     calls: m.calls,
@@ -324,16 +344,17 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
 }
 
 /**
- * Every point of the matrix, ordered seed → cancellation → config → delay → replica dims → load (each in file
- * order; model/replica-dims.ts orders the replica dims).
+ * Every point of the matrix, ordered seed → cancellation → config → delay → transport → replica dims → load
+ * (each in file order; model/replica-dims.ts orders the replica dims).
  */
 export function expandMatrix(m: Matrix): Point[] {
   const out: Point[] = [];
   for (const seed of m.seeds) {
     for (const cancellation of m.cancellation) {
       for (const config of m.configs) {
-        for (const { config: c, dims: delayDims } of delayVariants(config, m.delaysMs)) {
-          for (const dims of replicaVariants(c, delayDims, m)) {
+        const variants = delayVariants(config, m.delaysMs).flatMap((v) => transportVariants(v, m.transport));
+        for (const { config: c, dims: base } of variants) {
+          for (const dims of replicaVariants(c, base, m)) {
             for (const load of m.loads) {
               out.push({
                 config: c,
@@ -366,6 +387,25 @@ function delayVariants(
   }));
 }
 
+// Each transport of the matrix (HTTP/1.1 by default, absent from the dimensions); a configuration hedged by
+// grpc-js runs over gRPC only, and says so in its `hedger`.
+function transportVariants(
+  v: { config: HedgeConfig; dims?: PointDims },
+  transports: readonly Transport[] | undefined,
+): { config: HedgeConfig; dims?: PointDims }[] {
+  const grpcJs = hedgerOf(v.config) === 'grpc-js';
+  return (transports ?? ['http1'])
+    .filter((t) => !grpcJs || t === 'grpc')
+    .map((t) => {
+      const dims: PointDims = {
+        ...v.dims,
+        ...(t === 'grpc' ? { transport: 'grpc' as const } : {}),
+        ...(grpcJs ? { hedger: 'grpc-js' as const } : {}),
+      };
+      return Object.keys(dims).length === 0 ? { config: v.config } : { config: v.config, dims };
+    });
+}
+
 /**
  * The calibration point (`no hedge`, low load, first cancellation mode, first seed), or null when the
  * matrix has none or already contains a point with the same key (that point then serves).
@@ -380,6 +420,8 @@ export function calibrationPoint(m: Matrix): Point | null {
     calls: m.calibration.calls,
     warmupFraction: m.warmupFraction,
     model: m.model,
+    // Over the first transport: the harness overhead it measures is that transport's.
+    ...(m.transport?.[0] === 'grpc' ? { dims: { transport: 'grpc' as const } } : {}),
   };
   const key = pointKey(p);
   return expandMatrix(m).some((q) => pointKey(q) === key) ? null : p;

@@ -18,6 +18,8 @@ export interface AgentsOptions {
   durableRedis: boolean;
   workers: number;
   seed: number;
+  /** Some point goes over gRPC: the target also opens a gRPC port. */
+  grpc?: boolean;
   say: (text: string) => void;
 }
 
@@ -75,6 +77,13 @@ export class Agents {
       redisUrl: redis.url,
       workers: this.o.workers,
       seed: this.o.seed,
+      // A hosts file names the HTTP port; gRPC takes the next one there (a free one on this machine).
+      ...(this.o.grpc
+        ? {
+            grpcPort:
+              hosts.targetPort !== undefined ? hosts.targetPort + 1 : await freePort(hosts.target.address),
+          }
+        : {}),
       registry: this.registry,
     });
     this.target = target;

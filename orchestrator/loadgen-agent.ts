@@ -9,6 +9,8 @@ import type { Host } from './hosts/index.ts';
 export interface LoadgenArgs {
   deployed: Deployed;
   targetUrl: string;
+  /** `host:port` of the target's gRPC listener (needed by points over gRPC). */
+  grpcTarget?: string;
   point: Point;
   redisUrl: string;
   run: string;
@@ -88,6 +90,7 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
     String(Math.ceil(a.maxSeconds)),
     // Progress reaches the orchestrator through Redis; the log keeps only what went wrong.
     '--quiet',
+    ...(p.dims?.transport === 'grpc' ? ['--transport', 'grpc', '--grpc-target', a.grpcTarget ?? ''] : []),
   ];
 }
 

@@ -96,6 +96,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       {
         deployed: d.loadgen,
         targetUrl: d.target.url,
+        ...(d.target.grpcAddress === null ? {} : { grpcTarget: d.target.grpcAddress }),
         point: p,
         redisUrl: d.redis.url,
         run: d.run,

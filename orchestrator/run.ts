@@ -142,6 +142,7 @@ class RunImpl implements Run {
       durableRedis: this.o.durableRedis ?? false,
       workers: this.matrix.model.workers,
       seed: this.matrix.seeds[0],
+      grpc: this.matrix.transport?.includes('grpc') ?? false,
       say: (t) => this.say(t),
     });
     let setupError: unknown;

@@ -13,6 +13,8 @@ export interface TargetAgentOptions {
   host: Host;
   deployed: Deployed;
   port: number;
+  /** Also serve gRPC on this port (points with transport grpc); absent = HTTP only. */
+  grpcPort?: number;
   redisUrl: string;
   workers: number;
   seed: number;
@@ -33,6 +35,13 @@ export class TargetAgent {
     readonly client: TargetClient,
     private pidNow: number,
   ) {}
+
+  /** `host:port` of the gRPC listener, or null when the run has no gRPC point. */
+  get grpcAddress(): string | null {
+    if (this.o.grpcPort === undefined) return null;
+    const a = this.o.host.address;
+    return `${a.includes(':') ? `[${a}]` : a}:${this.o.grpcPort}`;
+  }
 
   /** Writes the token file, starts the server and waits for /health. */
   static async start(o: TargetAgentOptions): Promise<TargetAgent> {
@@ -66,6 +75,7 @@ export class TargetAgent {
       'ignore',
       '--token-file',
       `${host.workDir}/target.token`,
+      ...(this.o.grpcPort === undefined ? [] : ['--grpc-port', String(this.o.grpcPort)]),
     ];
     // The Redis URL may hold a password: the environment keeps it off the command line.
     const { pid } = await host.start(argv, {

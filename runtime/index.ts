@@ -10,6 +10,16 @@ export {
 } from './clock-offset.ts';
 export { ClockUnavailableError } from './errors.ts';
 export { reportFatal } from './fatal-error.ts';
+export {
+  GRPC_PING_PATH,
+  GRPC_SERVICE,
+  GRPC_WORK_PATH,
+  grpcJson,
+  PREVIOUS_ATTEMPTS_KEY,
+  TARGET_SERVICE,
+  type WorkReply,
+  type WorkRequest,
+} from './grpc-service.ts';
 export { connectRedis, redactText, redactUrl, redisFromUrl } from './redis-url.ts';
 export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';

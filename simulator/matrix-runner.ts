@@ -134,5 +134,7 @@ function runOnWorkers(
 
 // A rough relative cost: calls, more at high load (longer queues, collapses) and with more attempts.
 function cost(p: Point): number {
-  return p.calls * (1 + p.load * p.load) * (p.config.hedge ? (p.config.hedge.maxAttempts ?? 2) : 1);
+  const attempts =
+    p.config.hedge?.maxAttempts ?? (p.config.hedge ? 2 : (p.config.grpcHedging?.maxAttempts ?? 1));
+  return p.calls * (1 + p.load * p.load) * attempts;
 }

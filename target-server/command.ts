@@ -8,6 +8,7 @@ import { runTargetServer } from './run.ts';
 export interface TargetServerArgs {
   host: string;
   port: number;
+  'grpc-port'?: number;
   workers: number;
   seed: number;
   cancellation: 'ignore' | 'propagate';
@@ -33,6 +34,11 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
         type: 'number',
         default: 0,
         describe: 'Port; 0 picks a free one (see the listening line)',
+      })
+      .option('grpc-port', {
+        type: 'number',
+        describe:
+          'Also serve hedgebench.Target/Work over gRPC on this port (0 picks a free one; see the listening line)',
       })
       .option('workers', { type: 'number', default: 16, describe: 'Workers behind the one FIFO queue' })
       .option('seed', { type: 'number', default: 1, describe: 'Seed of the service-time draws' })
@@ -83,6 +89,7 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
       await runTargetServer({
         host: argv.host,
         port: argv.port,
+        grpcPort: argv['grpc-port'],
         workers: argv.workers,
         seed: argv.seed,
         cancellation: argv.cancellation,

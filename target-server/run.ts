@@ -12,6 +12,8 @@ import { createTargetServer } from './target-server.ts';
 export interface RunOptions {
   host: string;
   port: number;
+  /** Also listen for gRPC on this port (0 = any free one); absent = HTTP only. */
+  grpcPort?: number;
   workers: number;
   seed: number;
   cancellation: Cancellation;
@@ -78,6 +80,7 @@ export async function runTargetServer(o: RunOptions): Promise<void> {
   const server = await createTargetServer({
     host: o.host,
     port: o.port,
+    grpcPort: o.grpcPort,
     workers: o.workers,
     seed: o.seed,
     cancellation: o.cancellation,
@@ -89,9 +92,11 @@ export async function runTargetServer(o: RunOptions): Promise<void> {
     mainLoopStall: o.mainLoopStall,
     log,
   });
-  process.stdout.write(`${JSON.stringify({ event: 'listening', url: server.url, pid: process.pid })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ event: 'listening', url: server.url, ...(server.grpcAddress === null ? {} : { grpc: server.grpcAddress }), pid: process.pid })}\n`,
+  );
   log(
-    `listening on ${server.url} (workers ${o.workers}, seed ${o.seed}, cancellation ${o.cancellation}, pool ${server.stats().pool.mode}${token ? ', token required' : ''}${skew === undefined ? '' : `, clock skewed by ${skew} ms (test)`}${o.mainLoopStall ? `, main loop stalled ${o.mainLoopStall.ms} ms every ${o.mainLoopStall.everyMs} ms (benchmark only)` : ''})`,
+    `listening on ${server.url}${server.grpcAddress === null ? '' : ` and gRPC ${server.grpcAddress}`} (workers ${o.workers}, seed ${o.seed}, cancellation ${o.cancellation}, pool ${server.stats().pool.mode}${token ? ', token required' : ''}${skew === undefined ? '' : `, clock skewed by ${skew} ms (test)`}${o.mainLoopStall ? `, main loop stalled ${o.mainLoopStall.ms} ms every ${o.mainLoopStall.everyMs} ms (benchmark only)` : ''})`,
   );
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -13,6 +13,7 @@ import { createApp } from './app.ts';
 import type { AttemptPool, PoolMode } from './attempt-pool.ts';
 import { applyPatch, defaultConfig, parseConfigPatch, type RecordTarget } from './config.ts';
 import { TargetOptionsError } from './errors.ts';
+import { type GrpcListener, listenGrpc } from './grpc-route.ts';
 import { LoopPool } from './loop-pool.ts';
 import { type MainLoopStall, startMainLoopStall } from './main-loop-stall.ts';
 import { createTargetMetrics } from './metrics.ts';
@@ -33,6 +34,8 @@ export interface TargetServerOptions {
   host?: string;
   /** Port (default 0 = any free port). */
   port?: number;
+  /** Also serve `hedgebench.Target/Work` over gRPC on this port of `host` (0 = any free one); absent = no gRPC. */
+  grpcPort?: number;
   workers?: number;
   seed?: number;
   cancellation?: Cancellation;
@@ -60,6 +63,8 @@ export interface TargetServerOptions {
 export interface TargetServer {
   /** `http://host:port`. */
   readonly url: string;
+  /** `host:port` of the gRPC listener, or null when it was not asked for. */
+  readonly grpcAddress: string | null;
   readonly app: Express;
   readonly clock: SystemClock;
   /** The worker pool (a PoolThread or a LoopPool, as options.pool chose). */
@@ -77,6 +82,12 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new TargetOptionsError(
       `port must be a whole number in [0, 65535], got ${port}; 0 picks a free port`,
+    );
+  }
+  const grpcPort = options.grpcPort;
+  if (grpcPort !== undefined && (!Number.isInteger(grpcPort) || grpcPort < 0 || grpcPort > 65535)) {
+    throw new TargetOptionsError(
+      `grpcPort must be a whole number in [0, 65535], got ${grpcPort}; 0 picks a free port`,
     );
   }
   let config = defaultConfig();
@@ -154,12 +165,27 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
       resolve();
     });
   });
+  let grpc: GrpcListener | null = null;
+  if (grpcPort !== undefined) {
+    try {
+      grpc = await listenGrpc(target, host, grpcPort);
+    } catch (err) {
+      server.close();
+      throw new TargetOptionsError(
+        `the gRPC port ${host}:${grpcPort} cannot be opened: ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      );
+    }
+  }
   const addr = server.address() as AddressInfo;
   const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
 
   let closing: Promise<void> | null = null;
   return {
     url,
+    grpcAddress: grpc?.address ?? null,
     app,
     clock,
     pool,
@@ -168,10 +194,13 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
       closing ??= (async () => {
         const stopped = new Promise<void>((r) => server.close(() => r()));
         server.closeIdleConnections();
-        const graceEnd = Date.now() + (closeOptions.graceMs ?? 5_000);
+        const graceMs = closeOptions.graceMs ?? 5_000;
+        const graceEnd = Date.now() + graceMs;
+        const grpcClosed = grpc?.close(graceMs);
         while (target.pool.inFlight > 0 && Date.now() < graceEnd) await new Promise((r) => setTimeout(r, 10));
         server.closeAllConnections();
         await stopped;
+        await grpcClosed;
         await target.closeRecorder();
         target.close();
         redis?.disconnect();
