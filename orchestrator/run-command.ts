@@ -13,6 +13,7 @@ interface RunArgs {
   resume?: string;
   redis?: string;
   'durable-redis'?: boolean;
+  lease?: number;
 }
 
 function checkArgs(a: RunArgs): void {
@@ -63,6 +64,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'boolean',
         describe: 'start redis-server with an append-only file, so a Redis restart mid-point loses nothing',
       })
+      .option('lease', {
+        type: 'number',
+        describe:
+          'agents (target, load generator, redis-server) stop by themselves this many seconds after the orchestrator stopped renewing their lease (default 15)',
+      })
       .example('$0 run', 'the quick preset, everything on this machine (about two minutes)')
       .example('$0 run --matrix experiments/reference.json --calls 20000', 'the reference study, scaled down')
       .example('$0 run --hosts hosts.json', 'target, load generator and Redis on separate hosts over SSH')
@@ -88,6 +94,7 @@ async function runHandler(a: RunArgs): Promise<void> {
     resume: a.resume,
     redisUrl: a.redis,
     durableRedis: a['durable-redis'],
+    leaseSeconds: a.lease,
   });
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {

@@ -22,6 +22,8 @@ export interface RunOptions {
   redisUrl?: string;
   /** Start redis-server with an append-only file, so a Redis restart mid-point loses nothing. */
   durableRedis?: boolean;
+  /** Agents stop by themselves this many seconds after their lease was last renewed (default 15). */
+  leaseSeconds?: number;
   /** Run compare + report at the end (default true). */
   analyse?: boolean;
   cwd?: string;

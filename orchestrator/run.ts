@@ -8,6 +8,7 @@ import { Agents } from './agents.ts';
 import { finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
 import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
+import { checkLeaseSeconds } from './lease.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
 import { defaultMatrixPath, defaultRunDir } from './paths.ts';
 import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
@@ -27,6 +28,7 @@ const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;
 /** Validates the options, the matrix, the hosts file and the results folder; starts nothing yet. */
 export async function createRun(o: RunOptions): Promise<Run> {
   const cwd = o.cwd ?? process.cwd();
+  if (o.leaseSeconds !== undefined) checkLeaseSeconds(o.leaseSeconds);
   let folder: RunFolder;
   let matrix: Matrix;
   let manifest: Manifest | null = null;
@@ -140,6 +142,7 @@ class RunImpl implements Run {
       hostsFile: this.hostsFile,
       redisUrl: this.o.redisUrl,
       durableRedis: this.o.durableRedis ?? false,
+      leaseSeconds: this.o.leaseSeconds,
       workers: this.matrix.model.workers,
       seed: this.matrix.seeds[0],
       say: (t) => this.say(t),
