@@ -6,7 +6,9 @@
 // its own place (same pid, same process group, same title, so nothing else changes). The watcher checks the
 // lease file's age every second on the host's own clock (the renewal sets its mtime there, so the clocks
 // of different hosts never meet) and sends the agent SIGTERM — its clean shutdown path — when it is older
-// than N s (SIGKILL 10 s later if it still runs). It also ends when the agent ends.
+// than N s (SIGKILL 3 s later if it still runs: with the orchestrator gone nobody collects what a slow
+// shutdown would save, and a load generator flushing to a Redis that lapsed too could wait much longer).
+// It also ends when the agent ends.
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { RunOptionError } from './errors.ts';
@@ -40,7 +42,7 @@ const GUARD = [
   '  done',
   '  echo "hedgebench lease guard: $f not renewed for $n s: stopping pid $p (SIGTERM)" >&2',
   '  kill -s TERM $p 2>/dev/null',
-  '  i=0; while alive && [ $i -lt 20 ]; do sleep 0.5; i=$((i+1)); done',
+  '  i=0; while alive && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done',
   '  alive && kill -s KILL $p 2>/dev/null',
   '  exit 0',
   ') </dev/null &',

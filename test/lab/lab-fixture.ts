@@ -15,7 +15,13 @@ export const LAB_SH = join(REPO, 'scripts/lab.sh');
  * Lab ids in use by test files (each test file gets its own id, so parallel test files never share namespaces).
  * Id 0 is the user's lab (scripts/lab.sh up without HB_LAB_ID) and is never used by tests.
  */
-export const LAB_IDS = { sshHost: 11, labScript: 12, labScriptSecond: 13, orchestratorE2e: 20 } as const;
+export const LAB_IDS = {
+  sshHost: 11,
+  labScript: 12,
+  labScriptSecond: 13,
+  orchestratorE2e: 20,
+  leaseE2e: 22,
+} as const;
 
 /** A running lab. */
 export interface Lab {
