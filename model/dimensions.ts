@@ -7,6 +7,8 @@
 export interface PointDims {
   /** Hedge delay, ms, replacing the configuration's own (matrix `delaysMs`); absent for unhedged configs. */
   delayMs?: number;
+  /** Independent clients the point's arrivals are split across, call i → client i mod K (matrix `clients`); absent = 1. */
+  clients?: number;
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
@@ -25,6 +27,7 @@ export interface DimensionSpec {
 /** Every dimension, in column order. */
 export const DIMENSIONS = [
   { field: 'delayMs', column: 'delay_ms', tag: 'd', kind: 'number', words: (v) => `delay ${v} ms` },
+  { field: 'clients', column: 'clients', tag: 'k', kind: 'number', words: (v) => `${v} clients` },
 ] as const satisfies readonly DimensionSpec[];
 
 /** The CSV column of a dimension. */
@@ -70,4 +73,9 @@ export function labelWithDims(config: string, dims: PointDims | undefined): stri
 /** True when some dimension is set (not at its default). */
 export function hasDims(dims: PointDims | undefined): boolean {
   return present(dims).length > 0;
+}
+
+/** How many independent clients share a point's arrivals (1 unless the `clients` dimension says more). */
+export function pointClients(p: { dims?: PointDims }): number {
+  return p.dims?.clients ?? 1;
 }

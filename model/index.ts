@@ -10,6 +10,7 @@ export {
   hasDims,
   labelWithDims,
   type PointDims,
+  pointClients,
 } from './dimensions.ts';
 export { MatrixInvalidError } from './errors.ts';
 export { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';

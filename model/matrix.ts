@@ -19,6 +19,8 @@ import { meanServiceMs } from './service-time.ts';
 
 const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
 const MAX_CALLS = 50_000_000;
+/** Most independent clients per point (each is a load-generator process on the real side). */
+const MAX_CLIENTS = 64;
 /** Longest service time the target server takes (target-server/config.ts), ms. */
 const MAX_SERVICE_MS = 60_000;
 /** Names become parts of file names and Redis keys (at most 200 characters with the point's suffix). */
@@ -155,6 +157,16 @@ export const matrixSchema = z
       .array(positive('hedge delay in ms, e.g. 20'))
       .min(1, 'must list at least one delay, e.g. [5, 10, 20, 40], or be left out')
       .optional(),
+    clients: z
+      .array(
+        z
+          .number()
+          .int('must be a whole number of clients')
+          .min(1, 'must be ≥ 1')
+          .max(MAX_CLIENTS, `must be ≤ ${MAX_CLIENTS}`),
+      )
+      .min(1, 'must list at least one client count, e.g. [1, 4], or be left out')
+      .optional(),
     cancellation: z
       .array(
         z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
@@ -201,6 +213,8 @@ export interface Matrix {
   loads: number[];
   /** Hedge delays to sweep (ms): each hedged configuration runs once per delay; absent = its own delay. */
   delaysMs?: number[];
+  /** Client counts to sweep: each point's arrivals split across K independent clients; absent = 1. */
+  clients?: number[];
   cancellation: Cancellation[];
   seeds: number[];
   calls: number;
@@ -260,6 +274,9 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...duplicates((m.delaysMs ?? []).map(String)).map(
       (d) => `delaysMs: ${d} appears twice; list each delay once`,
     ),
+    ...duplicates((m.clients ?? []).map(String)).map(
+      (k) => `clients: ${k} appears twice; list each client count once`,
+    ),
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
@@ -285,6 +302,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     configs,
     loads: [...m.loads],
     ...(m.delaysMs === undefined ? {} : { delaysMs: [...m.delaysMs] }),
+    ...(m.clients === undefined ? {} : { clients: [...m.clients] }),
     cancellation: [...m.cancellation],
     seeds: [...m.seeds],
     calls: m.calls,
@@ -295,24 +313,28 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
   };
 }
 
-/** Every point of the matrix, ordered seed → cancellation → config → delay → load (each in file order). */
+/** Every point of the matrix, ordered seed → cancellation → config → delay → clients → load (each in file order). */
 export function expandMatrix(m: Matrix): Point[] {
   const out: Point[] = [];
   for (const seed of m.seeds) {
     for (const cancellation of m.cancellation) {
       for (const config of m.configs) {
-        for (const { config: c, dims } of delayVariants(config, m.delaysMs)) {
-          for (const load of m.loads) {
-            out.push({
-              config: c,
-              load,
-              cancellation,
-              seed,
-              calls: m.calls,
-              warmupFraction: m.warmupFraction,
-              model: m.model,
-              ...(dims === undefined ? {} : { dims }),
-            });
+        for (const { config: c, dims: delayDims } of delayVariants(config, m.delaysMs)) {
+          for (const clients of m.clients ?? [1]) {
+            // One client is the default: no `clients` dimension, so the point is the one of a matrix without it.
+            const dims = clients === 1 ? delayDims : { ...delayDims, clients };
+            for (const load of m.loads) {
+              out.push({
+                config: c,
+                load,
+                cancellation,
+                seed,
+                calls: m.calls,
+                warmupFraction: m.warmupFraction,
+                model: m.model,
+                ...(dims === undefined ? {} : { dims }),
+              });
+            }
           }
         }
       }

@@ -3,7 +3,7 @@
 
 import { relative, resolve } from 'node:path';
 import { type Manifest, type PointRow, rowKey } from '../contract/index.ts';
-import { type Matrix, parseMatrix } from '../model/index.ts';
+import { type Matrix, parseMatrix, pointClients } from '../model/index.ts';
 import { Agents } from './agents.ts';
 import { finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
@@ -70,6 +70,12 @@ export async function createRun(o: RunOptions): Promise<Run> {
   }
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
   const plan = planPoints(matrix);
+  const split = plan.find((p) => pointClients(p.point) > 1);
+  if (split) {
+    throw new RunOptionError(
+      `point ${split.key}: clients ${pointClients(split.point)} — the real side runs one load generator per point so far; simulate several clients with \`hedgebench simulate\`, or measure with clients [1]`,
+    );
+  }
   if (manifest) {
     const planned = plan.map((p) => p.key).join('\n');
     if (manifest.points.map((p) => p.key).join('\n') !== planned) {

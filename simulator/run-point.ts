@@ -1,5 +1,7 @@
 // Simulates one point: open-loop Poisson arrivals on a ManualClock, each call through the library's own
-// pipeline for the point's configuration, each attempt on the model WorkerPool. Returns the points.csv row
+// pipeline for the point's configuration, each attempt on the model WorkerPool. With `clients: K` the
+// calls are split by index (call i → client i mod K) across K pipelines, each with its own policy state
+// (hedge budget, adaptive limit), all on the one pool: the same arrivals and draws as with one client. Returns the points.csv row
 // plus the evidence behind its collapse verdict.
 
 import {
@@ -22,6 +24,7 @@ import {
   buildPipeline,
   type Point,
   type PoolStats,
+  pointClients,
   WorkerPool,
   warmupCalls,
 } from '../model/index.ts';
@@ -87,8 +90,9 @@ class PointSimulation {
   private readonly clock = new ManualClock();
   private readonly pool: WorkerPool;
   private readonly transport: SimTransport;
-  private readonly pipeline: Pipeline;
-  private readonly call: Operation<void>;
+  /** One pipeline per client; `calls[c]` is client c's composed call. */
+  private readonly pipelines: Pipeline[];
+  private readonly calls: Operation<void>[];
   private readonly schedule: ArrivalSchedule;
   private readonly builder: RowBuilder;
   private readonly warm: number;
@@ -107,8 +111,8 @@ class PointSimulation {
     this.warm = warmupCalls(p);
     this.pool = new WorkerPool(this.clock, { workers: p.model.workers, cancellation: p.cancellation });
     this.transport = new SimTransport(this.pool, p.model, p.seed, this.warm, onAttempt);
-    this.pipeline = buildPipeline(p.config, this.clock);
-    this.call = this.pipeline.compose(this.transport.op);
+    this.pipelines = Array.from({ length: pointClients(p) }, () => buildPipeline(p.config, this.clock));
+    this.calls = this.pipelines.map((pl) => pl.compose(this.transport.op));
     this.schedule = ArrivalSchedule.forPoint(p);
     this.builder = new RowBuilder({
       config: p.config.name,
@@ -190,8 +194,9 @@ class PointSimulation {
         tl.inFlight[k] = pool.inFlight;
       }
     }
-    const state = this.pipeline.newCall(i);
-    this.call(state, 1, (o) => this.finish(state, o));
+    const c = i % this.pipelines.length;
+    const state = this.pipelines[c].newCall(i);
+    this.calls[c](state, 1, (o) => this.finish(state, o));
     if (this.next >= this.point.calls) return;
     if (pool.inFlight > this.maxInFlight) {
       this.truncated = true;
