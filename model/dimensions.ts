@@ -23,6 +23,8 @@ export interface PointDims {
   transport?: 'grpc';
   /** Who hedges (from the configuration): absent = hedgebench's library, 'grpc-js' = grpc-js's hedgingPolicy. */
   hedger?: 'grpc-js';
+  /** Independent clients the point's arrivals are split across, call i → client i mod K (matrix `clients`); absent = 1. */
+  clients?: number;
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
@@ -60,6 +62,7 @@ export const DIMENSIONS = [
     words: (v) => `over ${v === 'grpc' ? 'gRPC' : v}`,
   },
   { field: 'hedger', column: 'hedger', tag: 'g', kind: 'string', words: (v) => `hedged by ${v}` },
+  { field: 'clients', column: 'clients', tag: 'k', kind: 'number', words: (v) => `${v} clients` },
 ] as const satisfies readonly DimensionSpec[];
 
 /** The CSV column of a dimension. */
@@ -100,4 +103,9 @@ export function dimsSlugSuffix(dims: PointDims | undefined): string {
 /** A configuration's name with the point's dimensions in words, e.g. `hedge, no budget · delay 10 ms`. */
 export function labelWithDims(config: string, dims: PointDims | undefined): string {
   return [config, ...present(dims).map(([d, v]) => d.words(v))].join(' · ');
+}
+
+/** How many independent clients share a point's arrivals (1 unless the `clients` dimension says more). */
+export function pointClients(p: { dims?: PointDims }): number {
+  return p.dims?.clients ?? 1;
 }

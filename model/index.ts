@@ -7,6 +7,7 @@ export {
   type DimensionColumn,
   labelWithDims,
   type PointDims,
+  pointClients,
 } from './dimensions.ts';
 export { MatrixInvalidError, TransportInvalidError, TransportSamplesError } from './errors.ts';
 export {

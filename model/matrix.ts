@@ -32,6 +32,8 @@ import { meanServiceMs } from './service-time.ts';
 
 const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
 const MAX_CALLS = 50_000_000;
+/** Most independent clients per point (each is a load-generator process on the real side). */
+const MAX_CLIENTS = 64;
 /** Longest service time the target server takes (target-server/config.ts), ms. */
 const MAX_SERVICE_MS = 60_000;
 /** Names become parts of file names and Redis keys (at most 200 characters with the point's suffix). */
@@ -180,6 +182,16 @@ export const matrixSchema = z
       .optional(),
     ...replicaFieldsSchema,
     transport: transportSchema.optional(),
+    clients: z
+      .array(
+        z
+          .number()
+          .int('must be a whole number of clients')
+          .min(1, 'must be ≥ 1')
+          .max(MAX_CLIENTS, `must be ≤ ${MAX_CLIENTS}`),
+      )
+      .min(1, 'must list at least one client count, e.g. [1, 4], or be left out')
+      .optional(),
     cancellation: z
       .array(
         z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
@@ -235,6 +247,8 @@ export interface Matrix extends ReplicaFields {
   delaysMs?: number[];
   /** Transports to sweep; absent = HTTP/1.1 only. A grpc-js configuration runs over gRPC only. */
   transport?: Transport[];
+  /** Client counts to sweep: each point's arrivals split across K independent clients; absent = 1. */
+  clients?: number[];
   cancellation: Cancellation[];
   seeds: number[];
   calls: number;
@@ -304,6 +318,9 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
           ]
         : [],
     ),
+    ...duplicates((m.clients ?? []).map(String)).map(
+      (k) => `clients: ${k} appears twice; list each client count once`,
+    ),
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
     ...replicaFieldIssues(m),
@@ -332,6 +349,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...(m.delaysMs === undefined ? {} : { delaysMs: [...m.delaysMs] }),
     ...pickReplicaFields(m),
     ...(m.transport === undefined ? {} : { transport: [...m.transport] }),
+    ...(m.clients === undefined ? {} : { clients: [...m.clients] }),
     cancellation: [...m.cancellation],
     seeds: [...m.seeds],
     calls: m.calls,
@@ -344,8 +362,8 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
 }
 
 /**
- * Every point of the matrix, ordered seed → cancellation → config → delay → transport → replica dims → load
- * (each in file order; model/replica-dims.ts orders the replica dims).
+ * Every point of the matrix, ordered seed → cancellation → config → delay → transport → replica dims →
+ * clients → load (each in file order; model/replica-dims.ts orders the replica dims).
  */
 export function expandMatrix(m: Matrix): Point[] {
   const out: Point[] = [];
@@ -354,7 +372,7 @@ export function expandMatrix(m: Matrix): Point[] {
       for (const config of m.configs) {
         const variants = delayVariants(config, m.delaysMs).flatMap((v) => transportVariants(v, m.transport));
         for (const { config: c, dims: base } of variants) {
-          for (const dims of replicaVariants(c, base, m)) {
+          for (const dims of replicaVariants(c, base, m).flatMap((d) => clientVariants(d, m.clients))) {
             for (const load of m.loads) {
               out.push({
                 config: c,
@@ -389,6 +407,14 @@ function delayVariants(
 
 // Each transport of the matrix (HTTP/1.1 by default, absent from the dimensions); a configuration hedged by
 // grpc-js runs over gRPC only, and says so in its `hedger`.
+/** The clients dimension on top of `dims`: one client is the default, so it adds no `clients` there. */
+function clientVariants(
+  dims: PointDims | undefined,
+  clients: readonly number[] | undefined,
+): (PointDims | undefined)[] {
+  return (clients ?? [1]).map((k) => (k === 1 ? dims : { ...dims, clients: k }));
+}
+
 function transportVariants(
   v: { config: HedgeConfig; dims?: PointDims },
   transports: readonly Transport[] | undefined,

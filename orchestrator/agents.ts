@@ -4,6 +4,7 @@ import { AgentRegistry, reapAgents } from './agent-registry.ts';
 import { type Deployed, deployAgent } from './deploy.ts';
 import { freePort } from './free-port.ts';
 import { type Host, type HostsFile, isRedisUrl, openHosts, type RunHosts } from './hosts/index.ts';
+import { AgentLease, DEFAULT_LEASE_SECONDS } from './lease.ts';
 import { loadgenLauncher } from './loadgen-agent.ts';
 import { type RedisService, startRedis, useRedisUrl } from './redis-service.ts';
 import type { RunFolder } from './run-folder.ts';
@@ -16,6 +17,8 @@ export interface AgentsOptions {
   /** An existing Redis to use instead of the hosts' (e.g. `--redis`). */
   redisUrl?: string;
   durableRedis: boolean;
+  /** Agents stop by themselves this long after the last renewal of their lease (default 15 s). */
+  leaseSeconds?: number;
   workers: number;
   seed: number;
   /** Some point goes over gRPC: the target also opens a gRPC port. */
@@ -32,10 +35,12 @@ export class Agents {
   target: TargetAgent | undefined;
 
   constructor(private readonly o: AgentsOptions) {
-    this.registry = new AgentRegistry(o.folder.agentsPath);
+    this.lease = new AgentLease(o.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
+    this.registry = new AgentRegistry(o.folder.agentsPath, this.lease);
   }
+  private readonly lease: AgentLease;
 
-  /** Opens the hosts and stops what a killed run left behind. */
+  /** Opens the hosts, stops what a killed run left behind and puts this run's lease on every host. */
   async open(): Promise<RunHosts> {
     const hosts = await openHosts(this.o.hostsFile, this.o.folder.dir);
     this.hosts = hosts;
@@ -45,6 +50,13 @@ export class Agents {
       );
       this.o.folder.event('agent-reaped', { role: a.role, host: a.host, pid: a.pid });
     }
+    await this.lease.begin([...hostMap(hosts).values()], (host, err) => {
+      this.o.say(
+        `hedgebench: could not renew the agents' lease on host ${host.name} (${err.message}); retrying — agents stop by themselves after ${this.lease.seconds} s without one`,
+      );
+      this.o.folder.event('lease-renewal-failed', { host: host.name, error: err.message });
+    });
+    this.o.folder.event('lease', { token: this.lease.token, seconds: this.lease.seconds });
     return hosts;
   }
 
@@ -96,6 +108,8 @@ export class Agents {
     await this.target?.dispose().catch(() => {});
     await this.redis?.stop().catch(() => {});
     if (this.hosts) await reapAgents(this.registry, hostMap(this.hosts)).catch(() => []);
+    // Last: an agent on a host that could not be reached above stops by itself when its lease lapses.
+    await this.lease.end();
     await this.hosts?.close().catch(() => {});
   }
 

@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import type { Point } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
+import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
 import type { Host } from './hosts/index.ts';
 
@@ -102,15 +103,20 @@ export interface LoadgenProcess {
   log: string;
 }
 
-/** Starts the load generator for a point and records its pid. */
+/** Starts the load generator for a point (recorded before it starts, under the run's lease). */
 export async function startLoadgen(
   host: Host,
   a: LoadgenArgs,
   registry: AgentRegistry,
 ): Promise<LoadgenProcess> {
   const name = `loadgen-${a.slug}`;
-  const { pid } = await host.start(loadgenArgv(a), { name, env: { HEDGEBENCH_REDIS_URL: a.redisUrl } });
-  registry.add({ role: 'loadgen', host: host.name, pid, match: 'loadgen' });
+  const pid = await startAgent(
+    host,
+    'loadgen',
+    loadgenArgv(a),
+    { name, env: { HEDGEBENCH_REDIS_URL: a.redisUrl }, match: 'loadgen' },
+    registry,
+  );
   return { host, pid, log: `${name}.log` };
 }
 

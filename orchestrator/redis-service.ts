@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { redactUrl, redisFromUrl } from '../runtime/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
+import { startAgent } from './agent-start.ts';
 import { AgentStartError } from './errors.ts';
 import type { Host } from './hosts/index.ts';
 
@@ -82,8 +83,7 @@ export async function startRedis(host: Host, o: StartRedisOptions): Promise<Redi
     '--daemonize',
     'no',
   ];
-  const { pid } = await host.start(argv, { name: 'redis' });
-  o.registry.add({ role: 'redis', host: host.name, pid, match: 'redis-server' });
+  const pid = await startAgent(host, 'redis', argv, { name: 'redis', match: 'redis-server' }, o.registry);
   const where = `${host.address.includes(':') ? `[${host.address}]` : host.address}:${o.port}`;
   const url = `redis://:${password}@${where}`;
   const stop = async () => {

@@ -19,6 +19,7 @@ interface RunArgs {
   'fail-on'?: string;
   json?: boolean;
   plan?: boolean;
+  lease?: string;
 }
 
 /** A whole-number option (the error echoes what was typed, e.g. `abc`). */
@@ -76,6 +77,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe:
           'list the points, the estimated wall time and disk, and whether the calls bound p99.9; start nothing',
       })
+      .option('lease', {
+        type: 'string',
+        describe:
+          'agents (target, load generator, redis-server) stop by themselves this many seconds after the orchestrator stopped renewing their lease (default 15)',
+      })
       .example('$0 run', 'the quick preset, everything on this machine (about a minute)')
       .example('$0 run --plan --matrix experiments/reference.json', 'what the reference study would take')
       .example('$0 run --matrix experiments/reference.json --calls 20000', 'the reference study, scaled down')
@@ -99,6 +105,7 @@ async function runHandler(a: RunArgs): Promise<void> {
   const calls = option('calls', a.calls, 10, 'calls per point, warm-up included');
   const seed = option('seed', a.seed, 0, 'the one seed to run');
   const failOn = parseFailOn(a['fail-on']);
+  const lease = option('lease', a.lease, 0, "the agents' lease in whole seconds, 3–3600");
   if (a.plan) {
     if (a.resume !== undefined) {
       throw new RunOptionError('--plan plans a new run from a matrix; drop --resume (or drop --plan)');
@@ -118,6 +125,7 @@ async function runHandler(a: RunArgs): Promise<void> {
     failOn,
     // With --json, stdout carries the JSON alone; the text summary goes with the progress to stderr.
     stdout: a.json ? process.stderr : process.stdout,
+    leaseSeconds: lease,
   });
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {

@@ -26,6 +26,8 @@ export interface RunOptions {
   durableRedis?: boolean;
   /** Verdicts that fail the run with exit 3 (`--fail-on`); undefined = the matrix's `failOn`. */
   failOn?: FailOnVerdict[];
+  /** Agents stop by themselves this many seconds after their lease was last renewed (default 15). */
+  leaseSeconds?: number;
   /** Run compare + report at the end (default true). */
   analyse?: boolean;
   cwd?: string;

@@ -4,11 +4,12 @@
 import { relative, resolve } from 'node:path';
 import { type Manifest, type PointRow, rowKey } from '../contract/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
-import { type Matrix, parseMatrix } from '../model/index.ts';
+import { type Matrix, parseMatrix, pointClients } from '../model/index.ts';
 import { Agents } from './agents.ts';
 import { type FinishedAnalysis, finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
 import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
+import { checkLeaseSeconds } from './lease.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
 import { checkNewRunFolder } from './out-guard.ts';
 import { defaultMatrixPath, defaultRunDir } from './paths.ts';
@@ -30,6 +31,7 @@ const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;
 /** Validates the options, the matrix, the hosts file and the results folder; starts nothing yet. */
 export async function createRun(o: RunOptions): Promise<Run> {
   const cwd = o.cwd ?? process.cwd();
+  if (o.leaseSeconds !== undefined) checkLeaseSeconds(o.leaseSeconds);
   let folder: RunFolder;
   let matrix: Matrix;
   let manifest: Manifest | null = null;
@@ -68,6 +70,12 @@ export async function createRun(o: RunOptions): Promise<Run> {
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
   checkReplicasRunnable(matrix, hostsFile, hostsPath);
   const plan = planPoints(matrix);
+  const split = plan.find((p) => pointClients(p.point) > 1);
+  if (split) {
+    throw new RunOptionError(
+      `point ${split.key}: clients ${pointClients(split.point)} — the real side runs one load generator per point so far; simulate several clients with \`hedgebench simulate\`, or measure with clients [1]`,
+    );
+  }
   if (manifest) {
     const planned = plan.map((p) => p.key).join('\n');
     if (manifest.points.map((p) => p.key).join('\n') !== planned) {
@@ -140,6 +148,7 @@ class RunImpl implements Run {
       hostsFile: this.hostsFile,
       redisUrl: this.o.redisUrl,
       durableRedis: this.o.durableRedis ?? false,
+      leaseSeconds: this.o.leaseSeconds,
       workers: this.matrix.model.workers,
       seed: this.matrix.seeds[0],
       grpc: this.matrix.transport?.includes('grpc') ?? false,

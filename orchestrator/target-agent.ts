@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentRegistry } from './agent-registry.ts';
+import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
 import { AgentStartError } from './errors.ts';
 import type { Host } from './hosts/index.ts';
@@ -78,12 +79,14 @@ export class TargetAgent {
       ...(this.o.grpcPort === undefined ? [] : ['--grpc-port', String(this.o.grpcPort)]),
     ];
     // The Redis URL may hold a password: the environment keeps it off the command line.
-    const { pid } = await host.start(argv, {
-      name: 'target',
-      env: { HEDGEBENCH_REDIS_URL: this.o.redisUrl },
-    });
+    const pid = await startAgent(
+      host,
+      'target',
+      argv,
+      { name: 'target', env: { HEDGEBENCH_REDIS_URL: this.o.redisUrl }, match: 'target-server' },
+      this.o.registry,
+    );
     this.pidNow = pid;
-    this.o.registry.add({ role: 'target', host: host.name, pid, match: 'target-server' });
     const deadline = Date.now() + (this.o.healthTimeoutMs ?? 20_000);
     while (Date.now() < deadline) {
       if (await this.client.healthy(1_000)) return;

@@ -1,5 +1,7 @@
 // Simulates one point: open-loop Poisson arrivals on a ManualClock, each call through the library's own
-// pipeline for the point's configuration, each attempt on the model WorkerPool. Returns the points.csv row
+// pipeline for the point's configuration, each attempt on the model WorkerPool. With `clients: K` the
+// calls are split by index (call i → client i mod K) across K pipelines, each with its own policy state
+// (hedge budget, adaptive limit), all on the one pool: the same arrivals and draws as with one client. Returns the points.csv row
 // plus the evidence behind its collapse verdict.
 
 import {
@@ -23,6 +25,7 @@ import {
   buildPipeline,
   type Point,
   type PoolStats,
+  pointClients,
   type ReplicaSetup,
   replicaSetupOf,
   type TransportParams,
@@ -104,8 +107,9 @@ class PointSimulation {
   private readonly pool: ReplicaPools;
   private readonly setup: ReplicaSetup;
   private readonly transport: SimTransport;
-  private readonly pipeline: Pipeline;
-  private readonly call: Operation<void>;
+  /** One pipeline per client; `calls[c]` is client c's composed call. */
+  private readonly pipelines: Pipeline[];
+  private readonly calls: Operation<void>[];
   private readonly schedule: ArrivalSchedule;
   private readonly builder: RowBuilder;
   private readonly warm: number;
@@ -136,8 +140,11 @@ class PointSimulation {
       this.setup,
       options.transport,
     );
-    this.pipeline = addBalancer(buildPipeline(p.config, this.clock), this.setup, p.seed);
-    this.call = this.pipeline.compose(this.transport.op);
+    // Each client has its own policies (budget, limit, balancer state); they share the service.
+    this.pipelines = Array.from({ length: pointClients(p) }, () =>
+      addBalancer(buildPipeline(p.config, this.clock), this.setup, p.seed),
+    );
+    this.calls = this.pipelines.map((pl) => pl.compose(this.transport.op));
     this.schedule = ArrivalSchedule.forPoint(p);
     this.builder = new RowBuilder({
       config: p.config.name,
@@ -228,8 +235,9 @@ class PointSimulation {
         tl.inFlight[k] = pool.inFlight;
       }
     }
-    const state = this.pipeline.newCall(i);
-    this.call(state, 1, (o) => this.finish(state, o));
+    const c = i % this.pipelines.length;
+    const state = this.pipelines[c].newCall(i);
+    this.calls[c](state, 1, (o) => this.finish(state, o));
     if (this.next >= this.point.calls) return;
     if (pool.inFlight > this.maxInFlight) {
       this.truncated = true;

@@ -21,6 +21,7 @@ export const LAB_IDS = {
   labScriptSecond: 13,
   labFolder: 14,
   orchestratorE2e: 20,
+  leaseE2e: 22,
 } as const;
 
 /** A running lab. */

@@ -50,7 +50,8 @@ function agents(out: string): AgentRecord[] {
 async function killDuring(out: string, slug: string, role: 'target' | 'loadgen'): Promise<number> {
   const key = redisKeys('run-f', slug).status;
   await until(async () => Number(await redis.hget(key, 'completed')) > 600, 60_000, `progress of ${slug}`);
-  const a = agents(out).find((x) => x.role === role);
+  // Recorded before it starts: its pid is there once it runs.
+  const a = agents(out).find((x) => x.role === role && x.pid > 0);
   if (!a) throw new Error(`no ${role} agent recorded in ${out}/agents.json`);
   process.kill(a.pid, 'SIGKILL');
   return a.pid;
@@ -92,5 +93,5 @@ describe('faults during a point', () => {
     expect(await processesMentioning(out)).toEqual([]);
     expect(killedTarget).toBeGreaterThan(1);
     expect(await redis.keys('hb:run-f:*')).toEqual([]);
-  });
+  }, 150_000);
 });

@@ -1,11 +1,14 @@
 // Resume after the orchestrator is SIGKILLed mid-run: agents the killed run left behind are found and
-// stopped, every point ends up measured exactly once, none is lost. Real CLI processes throughout.
+// stopped, every point ends up measured exactly once, none is lost. Real CLI processes throughout. The
+// kill lands at an exact protocol step (HEDGEBENCH_TEST_KILL_AT, orchestrator/fault-point.ts): right after
+// the second point's load generator started, before its pid reached agents.json — the worst instant.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
+import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
 import {
   CLI,
   killProcessesMentioning,
@@ -15,7 +18,6 @@ import {
   runCli,
   runLog,
   tempDir,
-  until,
   writeTinyMatrix,
 } from './fixture.ts';
 
@@ -48,23 +50,28 @@ describe('hedgebench run --resume after SIGKILL', () => {
   it('stops the leftover agents and measures every point exactly once', async () => {
     const matrixFile = writeTinyMatrix(dir, { loads: [0.3, 0.5] });
     const out = join(dir, 'run-k');
-    const first = execa(process.execPath, [CLI, 'run', '--matrix', matrixFile, '--out', out], {
-      reject: false,
-      cwd: dir,
-    });
-    // Kill it hard once a point is done and the next one is under way.
-    await until(
-      () => runLog(out).filter((e) => e.event === 'point-start').length >= 2,
-      90_000,
-      'a second point',
+    const first = await execa(
+      process.execPath,
+      [CLI, 'run', '--matrix', matrixFile, '--out', out, '--lease', '120'],
+      {
+        reject: false,
+        cwd: dir,
+        timeout: 120_000,
+        env: { HEDGEBENCH_TEST_KILL_AT: 'agent-started:loadgen@2' },
+      },
     );
-    first.kill('SIGKILL');
-    await first;
+    expect(first.signal).toBe('SIGKILL');
     const before = runLog(out);
     const doneBefore = before.filter((e) => e.event === 'point-done').map((e) => e.key);
-    expect(doneBefore.length).toBeGreaterThanOrEqual(1);
-    // The killed run leaves its agents (detached on purpose, so a crash of ours never kills a point's data).
-    expect((await processesMentioning(out)).length).toBeGreaterThan(0);
+    expect(doneBefore).toHaveLength(1);
+    expect(before.filter((e) => e.event === 'point-start')).toHaveLength(2);
+    // The generator started in the instant before the kill is recorded, its pid not yet: found by its token.
+    const agents = JSON.parse(readFileSync(join(out, 'agents.json'), 'utf8')) as AgentRecord[];
+    const lg = agents.find((a) => a.role === 'loadgen');
+    expect(lg?.pid).toBe(0);
+    expect(lg?.token).toMatch(/^[0-9a-f]{16}$/);
+    // The killed run leaves its agents until their lease lapses (120 s here: the resume comes first).
+    expect((await processesMentioning(`hb-lease-${lg?.token}`)).length).toBeGreaterThanOrEqual(3);
     expect(await redisOfRunAlive(out)).toBe(true);
 
     const second = await runCli(['run', '--resume', out], { cwd: dir });
@@ -75,7 +82,7 @@ describe('hedgebench run --resume after SIGKILL', () => {
     const resumeAt = log.findIndex((e) => e.event === 'run-resume');
     expect(resumeAt).toBeGreaterThan(0);
     expect(log.filter((e) => e.event === 'agent-reaped').map((e) => e.role)).toEqual(
-      expect.arrayContaining(['redis', 'target']),
+      expect.arrayContaining(['redis', 'target', 'loadgen']),
     );
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
     expect(manifest.points.every((p) => p.state === 'done')).toBe(true);
@@ -96,5 +103,5 @@ describe('hedgebench run --resume after SIGKILL', () => {
     // Nothing of either run is still running.
     expect(await processesMentioning(out)).toEqual([]);
     expect(await redisOfRunAlive(out)).toBe(false);
-  });
+  }, 240_000);
 });

@@ -51,8 +51,12 @@ describe('hedgebench run --durable-redis', () => {
 
     // The orchestrator's redis-server: its pid from agents.json, its port from its process title, its
     // password from the 0600 config file in the run's redis folder.
-    await until(() => agents(out).some((a) => a.role === 'redis'), 60_000, 'the run to start redis-server');
-    const pid = agents(out).find((a) => a.role === 'redis')!.pid;
+    await until(
+      () => agents(out).some((a) => a.role === 'redis' && a.pid > 0),
+      60_000,
+      'the run to start redis-server',
+    );
+    const pid = agents(out).find((a) => a.role === 'redis' && a.pid > 0)!.pid;
     // redis-server rewrites its title to `redis-server ADDR:PORT` only once it listens: wait for that.
     const portOf = () => Number(/127\.0\.0\.1:(\d+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1]);
     await until(() => Number.isInteger(portOf()), 10_000, 'redis-server to show its port in its title');

@@ -61,7 +61,7 @@ describe('secrets of a real run', () => {
     await until(
       () =>
         existsSync(tokenFile) &&
-        ['redis', 'target', 'loadgen'].every((r) => agents(out).some((a) => a.role === r)),
+        ['redis', 'target', 'loadgen'].every((r) => agents(out).some((a) => a.role === r && a.pid > 0)),
       90_000,
       'the run to start its agents and a point',
     );
@@ -73,7 +73,7 @@ describe('secrets of a real run', () => {
     for (const f of [tokenFile, conf]) expect(statSync(f).mode & 0o077).toBe(0);
 
     const live = agents(out);
-    const pid = (role: string) => live.find((a) => a.role === role)!.pid;
+    const pid = (role: string) => live.find((a) => a.role === role && a.pid > 0)!.pid;
     // Agents bind the host's address only: loopback in the embedded default; the generator listens nowhere.
     for (const role of ['target', 'redis']) {
       const addrs = await listening(pid(role));
