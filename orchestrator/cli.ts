@@ -2,6 +2,7 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { compareCommand, reportCommand } from '../analysis/index.ts';
 import { loadgenCommand } from '../loadgen/index.ts';
+import { probeCommand, recommendCommand } from '../probe/index.ts';
 import { simulateCommand } from '../simulator/index.ts';
 import { targetServerCommand } from '../target-server/index.ts';
 import { UsageError } from './errors.ts';
@@ -15,6 +16,8 @@ const commands: CommandModule[] = [
   compareCommand as unknown as CommandModule,
   reportCommand as unknown as CommandModule,
   loadgenCommand as unknown as CommandModule,
+  probeCommand as unknown as CommandModule,
+  recommendCommand as unknown as CommandModule,
 ];
 
 /** Builds the CLI for the given argv (without the node and script names). */
