@@ -24,3 +24,4 @@ export {
   type RecommendOptions,
   recommend,
 } from './recommend.ts';
+export { PROBE_FILES, writePartialProbe, writeProbe } from './write-probe.ts';

@@ -175,10 +175,13 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
       });
       if (signal.aborted) throw new ProbeInterruptedError(partial());
       const step = stepFigures(a);
-      const sign = kneeSign(step, a, lowLoad, o);
       // Errors and a runaway queue end the ramp at once; a latency rise is sent once more at the same
       // rate first, since one noisy step on a shared machine looks the same.
+      // A latency rise in the first two steps (40–50 % of one worker) must be severe to count: with more
+      // than one worker it is the machine's noise, not the queue.
       const hard = a.stopped !== null || a.failed > Math.max(1, 0.01 * a.sent);
+      const early = k < 2 && !hard && step.p50Ms < 2 * lowLoad.p50Ms;
+      const sign = early ? null : kneeSign(step, a, lowLoad, o);
       if (sign !== null && (hard || suspect)) knee = sign;
       step.knee =
         sign === null ? null : knee === null ? `${sign} (sending the same rate again to confirm)` : sign;

@@ -1,0 +1,84 @@
+// The probe against hedgebench's own target server as a black box, set to a model the probe is not told
+// (4 workers, median 10 ms, the reference sigma and stragglers): the fit must find it again, and the
+// files must say so. The tolerances are looser than the issue's goal (workers ±1, median 5 %, straggler
+// probability ±0.01) on the median, because this 2-core machine is shared while tests run and its hold
+// overshoot lands in every latency; bench/probe.ts prints the figures against the goal on a quiet machine.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProbe, PROBE_FILES, type ProbeResult, readModelFile, writeProbe } from '../../probe/index.ts';
+import { createTargetServer, type TargetServer } from '../../target-server/index.ts';
+
+let server: TargetServer;
+let result: ProbeResult;
+const out = mkdtempSync(join(tmpdir(), 'hb-probe-'));
+const lines: string[] = [];
+
+beforeAll(async () => {
+  server = await createTargetServer({ workers: 4, model: { medianMs: 10 }, log: () => {} });
+  const probe = createProbe({
+    target: `${server.url}/work?call={n}&attempt=1`,
+    floorUrl: `${server.url}/healthz`,
+    lowLoadRequests: 1500,
+    stepSeconds: 3,
+    maxRate: 600,
+    maxSeconds: 150,
+    onProgress: (l) => lines.push(l),
+  });
+  expect(probe.plan).toMatch(
+    /^probe: GET http:\/\/127\.0\.0\.1:\d+\/work\?call=\{n\}&attempt=1 .* at most 600 req\/s.* at most 150 s/,
+  );
+  result = await probe.run();
+  await writeProbe(out, result);
+}, 200_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe('probe of the target server (4 workers, median 10 ms, stragglers 2 % in 100–300 ms)', () => {
+  it('fits the workers within ±1 and the straggler probability within ±0.01', () => {
+    const m = result.model;
+    process.stderr.write(`probe fitted ${JSON.stringify(m)} in ${(result.elapsedMs / 1000).toFixed(1)} s\n`);
+    expect(Math.abs(m.workers - 4)).toBeLessThanOrEqual(1);
+    expect(Math.abs(m.stragglerProb - 0.02)).toBeLessThanOrEqual(0.01);
+    expect(m.stragglerMaxMs).toBeGreaterThan(250);
+    expect(m.stragglerMaxMs).toBeLessThan(360);
+  });
+
+  it('fits the median within 20 % and sigma within 0.15 (the machine’s own noise is in every latency)', () => {
+    expect(Math.abs(result.model.medianMs / 10 - 1)).toBeLessThan(0.2);
+    expect(Math.abs(result.model.sigma - 0.25)).toBeLessThan(0.15);
+    expect(result.service.poor).toBe(false);
+  });
+
+  it('stopped the ramp at a knee, below --max-rate, and every step stayed at or under it', () => {
+    expect(result.knee).not.toBe('');
+    for (const s of result.steps) expect(s.rate).toBeLessThanOrEqual(600);
+    // The knee of a 4-worker pool with E[S] ≈ 14 ms is near 280 req/s: the ramp stopped on the way there.
+    expect(result.steps.at(-1)?.rate).toBeGreaterThan(80);
+  });
+
+  it('writes model.json in the matrix model shape, the report, steps.csv and the chart', () => {
+    const model = readModelFile(join(out, PROBE_FILES.model));
+    expect(model).toEqual(result.model);
+    expect(Object.keys(JSON.parse(readFileSync(join(out, PROBE_FILES.model), 'utf8'))).sort()).toEqual([
+      'medianMs',
+      'sigma',
+      'stragglerMaxMs',
+      'stragglerMinMs',
+      'stragglerProb',
+      'workers',
+    ]);
+    const report = readFileSync(join(out, PROBE_FILES.report), 'utf8');
+    expect(report).toContain('Kolmogorov–Smirnov distance');
+    expect(report).toContain(`| workers | ${result.model.workers}`);
+    const csv = readFileSync(join(out, PROBE_FILES.steps), 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(result.steps.length + 1);
+    expect(csv[1].split(',')[14]).not.toBe(''); // fitted p50 of the first step
+    expect(readFileSync(join(out, PROBE_FILES.chart), 'utf8')).toMatch(/^<svg/);
+    expect(existsSync(join(out, 'recommendation.md'))).toBe(false);
+  });
+});
