@@ -99,7 +99,12 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
     try {
       const r = await probe.run(ac.signal);
       const files = await writeProbe(out, r);
-      const verdict = r.service.poor || r.workers.poor ? 'POOR FIT (see probe.md)' : 'fit ok';
+      const verdict =
+        r.service.poor || r.workers.poor
+          ? 'POOR FIT (see probe.md)'
+          : r.floor.noisy
+            ? 'fit ok, but the floor is noisy (see probe.md)'
+            : 'fit ok';
       process.stdout.write(`model: ${JSON.stringify(r.model)} — ${verdict}\nwrote ${files.join(', ')}\n`);
       if (argv.recommend && argv.load !== undefined) {
         const rec = recommend({

@@ -31,7 +31,7 @@ export interface RampStep extends StepFigures {
 /** Everything a complete probe measured and fitted. */
 export interface ProbeResult {
   options: ResolvedProbeOptions;
-  floor: { p50Ms: number; samples: number; source: string };
+  floor: { p50Ms: number; p90Ms: number; samples: number; source: string; noisy: boolean };
   lowLoad: {
     n: number;
     failed: number;
@@ -97,9 +97,14 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
     const fromUrl = low.floorLatencies.length >= 10;
     const floor = {
       p50Ms: fromUrl ? percentileOf(low.floorLatencies, 50) : connectMs,
+      p90Ms: fromUrl ? percentileOf(low.floorLatencies, 90) : percentileOf(rtts, 90),
       samples: fromUrl ? low.floorLatencies.length : rtts.length,
       source: fromUrl ? `GET ${o.floorUrl}` : 'TCP connect',
+      noisy: false,
     };
+    // A floor whose p90 is over 3× its p50 (and over 1 ms) means the client or the network adds delay of
+    // its own: it lands in every fitted figure, so the report says so.
+    floor.noisy = floor.p90Ms > 3 * floor.p50Ms && floor.p90Ms > 1;
     data.floor = floor;
     measured.push(`network floor (${floor.source}) p50 ${fmt(floor.p50Ms)} ms over ${floor.samples} samples`);
     const total = low.latencies.length + low.failed;

@@ -75,7 +75,13 @@ export function formatProbeReport(r: ProbeResult): string {
     `| stragglerProb | ${m.stragglerProb} (${sv.stragglers} of ${sv.n} answers above ${formatMs(sv.stragglerThresholdMs)} ms) |`,
     `| stragglerMinMs … stragglerMaxMs | ${m.stragglerMinMs} … ${m.stragglerMaxMs} |`,
     '',
-    `Service time = latency − network floor (${r.floor.source}, p50 ${formatMs(r.floor.p50Ms)} ms over ${r.floor.samples} samples). Mean ${formatMs(sv.meanMs)} ms, cs² ${sv.cs2.toFixed(2)}; capacity ≈ ${((1000 * m.workers) / sv.meanMs).toFixed(0)} req/s.`,
+    ...(r.floor.noisy
+      ? [
+          `**Noisy floor**: the floor's p90 is ${formatMs(r.floor.p90Ms)} ms against a p50 of ${formatMs(r.floor.p50Ms)} ms — the client machine or the network adds delay of its own, and it is in every fitted figure (median and sigma too high). Probe from a quieter client.`,
+          '',
+        ]
+      : []),
+    `Service time = latency − network floor (${r.floor.source}, p50 ${formatMs(r.floor.p50Ms)} ms, p90 ${formatMs(r.floor.p90Ms)} ms over ${r.floor.samples} samples). Mean ${formatMs(sv.meanMs)} ms, cs² ${sv.cs2.toFixed(2)}; capacity ≈ ${((1000 * m.workers) / sv.meanMs).toFixed(0)} req/s.`,
     '',
     '## Goodness of fit: service time',
     '',
