@@ -26,6 +26,8 @@ export interface ServiceFit {
   poor: boolean;
   /** Measured and fitted quantiles, ms. */
   quantiles: { q: number; measuredMs: number; fittedMs: number }[];
+  /** The empirical distribution: the measured service time at q = 0.001, 0.002, … 0.999, ms. */
+  empiricalMs: number[];
 }
 
 /**
@@ -91,6 +93,7 @@ export function fitService(samplesMs: ArrayLike<number>): ServiceFit {
     ks,
     ksLimit,
     poor: ks > ksLimit,
+    empiricalMs: Array.from({ length: 999 }, (_, i) => percentileOfSorted(s, (i + 1) / 10)),
     quantiles: qs.map((q) => ({
       q,
       measuredMs: percentileOfSorted(s, q * 100),

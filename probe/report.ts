@@ -52,6 +52,14 @@ export function formatStepsCsv(steps: readonly RampStep[], r?: ProbeResult): str
   );
 }
 
+/** service-quantiles.csv: the measured service-time distribution (the empirical model where the fit is poor). */
+export function formatServiceQuantilesCsv(r: ProbeResult): string {
+  return csvFile(
+    'q,service_ms',
+    r.service.empiricalMs.map((ms, i) => `${((i + 1) / 1000).toFixed(3)},${ms.toFixed(3)}`),
+  );
+}
+
 /** The report of a complete probe. */
 export function formatProbeReport(r: ProbeResult): string {
   const m = r.model;
@@ -85,7 +93,7 @@ export function formatProbeReport(r: ProbeResult): string {
     '',
     '## Goodness of fit: service time',
     '',
-    `Kolmogorov–Smirnov distance ${sv.ks.toFixed(4)} (poor above ${sv.ksLimit.toFixed(4)}): ${sv.poor ? '**poor**' : 'good'}.`,
+    `Kolmogorov–Smirnov distance ${sv.ks.toFixed(4)} (poor above ${sv.ksLimit.toFixed(4)}): ${sv.poor ? '**poor** — use the empirical distribution in service-quantiles.csv, not the log-normal of model.json' : 'good'}. The measured distribution is in service-quantiles.csv.`,
     '',
     '| quantile | measured ms | fitted ms |',
     '| --- | --- | --- |',

@@ -11,6 +11,7 @@ import {
   formatModelJson,
   formatPartialReport,
   formatProbeReport,
+  formatServiceQuantilesCsv,
   formatStepsCsv,
 } from './report.ts';
 
@@ -20,6 +21,7 @@ export const PROBE_FILES = {
   report: 'probe.md',
   steps: 'steps.csv',
   chart: 'latency-vs-rate.svg',
+  quantiles: 'service-quantiles.csv',
 } as const;
 
 /** Writes a complete probe's files into `out` (created); returns their paths. */
@@ -30,6 +32,7 @@ export async function writeProbe(out: string, r: ProbeResult): Promise<string[]>
     [PROBE_FILES.report, formatProbeReport(r)],
     [PROBE_FILES.steps, formatStepsCsv(r.steps, r)],
     [PROBE_FILES.chart, svg],
+    [PROBE_FILES.quantiles, formatServiceQuantilesCsv(r)],
     // Last: a model.json on disk means every other file is there too.
     [PROBE_FILES.model, formatModelJson(r)],
   ];

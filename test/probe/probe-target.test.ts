@@ -80,6 +80,9 @@ describe('probe of the target server (4 workers, median 10 ms, stragglers 2 % in
     expect(csv).toHaveLength(result.steps.length + 1);
     expect(csv[1].split(',')[14]).not.toBe(''); // fitted p50 of the first step
     expect(readFileSync(join(out, PROBE_FILES.chart), 'utf8')).toMatch(/^<svg/);
+    const quantiles = readFileSync(join(out, PROBE_FILES.quantiles), 'utf8').trim().split('\n');
+    expect(quantiles[0]).toBe('q,service_ms');
+    expect(quantiles).toHaveLength(1000);
     expect(existsSync(join(out, 'recommendation.md'))).toBe(false);
   });
 });
