@@ -17,7 +17,7 @@ import {
   type ModelParams,
   parseMatrix,
 } from '../model/index.ts';
-import { CLOCK_SAMPLES, CLOCK_TIMEOUT_MS, type SystemClock } from '../runtime/index.ts';
+import { CLOCK_SAMPLES, CLOCK_TIMEOUT_MS, isLocalTargetHost, type SystemClock } from '../runtime/index.ts';
 import { LoadgenConfigError } from './errors.ts';
 import type { LoadProgress } from './status.ts';
 
@@ -252,13 +252,8 @@ function envTimer(): 'poll' | 'thread' | undefined {
 
 /** Throws unless the target is on loopback or in the lab's 198.18.0.0/15 (or allowAnyTarget is set). */
 export function checkTargetHost(url: URL, allowAnyTarget: boolean): void {
-  if (allowAnyTarget) return;
-  const h = url.hostname.replace(/^\[|\]$/g, '');
-  const ok =
-    h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^198\.1[89]\.\d+\.\d+$/.test(h);
-  if (!ok) {
-    throw new LoadgenConfigError(
-      `--target host ${h} is outside loopback (127.0.0.0/8) and the lab (198.18.0.0/15); pass --allow-any-target to load it anyway`,
-    );
-  }
+  if (allowAnyTarget || isLocalTargetHost(url.hostname)) return;
+  throw new LoadgenConfigError(
+    `--target host ${url.hostname} is outside loopback (127.0.0.0/8) and the lab (198.18.0.0/15); pass --allow-any-target to load it anyway`,
+  );
 }

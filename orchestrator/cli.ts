@@ -4,6 +4,7 @@ import yargs, { type Argv, type CommandModule } from 'yargs';
 import { claimsCommand, compareCommand, reportCommand } from '../analysis/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
 import { loadgenCommand } from '../loadgen/index.ts';
+import { probeCommand, recommendCommand } from '../probe/index.ts';
 import { simulateCommand } from '../simulator/index.ts';
 import { targetServerCommand } from '../target-server/index.ts';
 import { UsageError } from './errors.ts';
@@ -19,6 +20,8 @@ const commands: CommandModule[] = [
   reportCommand as unknown as CommandModule,
   claimsCommand as unknown as CommandModule,
   loadgenCommand as unknown as CommandModule,
+  probeCommand as unknown as CommandModule,
+  recommendCommand as unknown as CommandModule,
 ];
 
 /** The top-level help's last lines: every exit status (EXIT_CODES) and where the documentation is. */
@@ -54,7 +57,7 @@ export function createCli(argv: string[]): Argv {
     .strict()
     .demandCommand(
       1,
-      'Name a command: run, simulate, compare, report or claims (target-server and loadgen are the agents).',
+      'Name a command: run, simulate, compare, report, claims, probe or recommend (target-server and loadgen are the agents).',
     )
     .recommendCommands()
     .help()

@@ -23,4 +23,5 @@ export {
 export { connectRedis, redactText, redactUrl, redisFromUrl } from './redis-url.ts';
 export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';
+export { isLocalTargetHost } from './target-host.ts';
 export { wholeNumber, wholeNumberOption } from './whole-number.ts';

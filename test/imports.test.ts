@@ -15,6 +15,7 @@ const PARTS = [
   'orchestrator',
   'analysis',
   'runtime',
+  'probe',
 ];
 
 /** Parts a part may import (through their index.ts); absent = any part. */
