@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..');
 const SKIP = new Set(['node_modules', 'dist', 'results', '.git', '.lab']);
 // Names of files a run writes (not documents of this repository).
-const OUTPUTS = new Set(['report.md']);
+const OUTPUTS = new Set(['report.md', 'probe.md', 'recommendation.md']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -104,7 +104,9 @@ describe.skipIf(skip !== undefined)('a results folder on a small or full disk', 
   });
 
   it('stops with a clear error when the disk fills up mid-run, and --resume then measures every point', async () => {
-    const mnt = await tmpfs('fills', '70m'); // room for the start check (64 MiB + the raw data), no more
+    // Room for the start check (64 MiB + the raw data) and the agents' bundles the run deploys into its
+    // folder (~8 MiB with gRPC), no more.
+    const mnt = await tmpfs('fills', '80m');
     const out = join(mnt, 'run');
     const matrix = writeMatrix(dir, 'fills', { calls: 400, config: 'no hedge', loads: [0.3, 0.5] });
     const running = runCli(['run', '--matrix', matrix, '--out', out], { cwd: dir });
