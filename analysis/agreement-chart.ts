@@ -5,6 +5,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { formatLoad } from '../contract/index.ts';
 import { SCHEMA } from './charts.ts';
+import { configLabel } from './point-label.ts';
 import { pointTip } from './point-tip.ts';
 import { agreeCount, POINT_CATEGORIES, type PointCategory, pointCategory } from './point-verdict.ts';
 import type { PointAnalysis } from './run-analysis.ts';
@@ -36,7 +37,7 @@ export function agreementData(points: readonly PointAnalysis[]): AgreementDatum[
     const notDone = p.entry.state !== 'done' ? p.entry.state : null;
     const label = WORD[category] === '' ? agreeCount(p) : (notDone ?? WORD[category]);
     return {
-      config: p.id.config,
+      config: configLabel(p),
       load: formatLoad(p.id.load),
       seed: String(p.id.seed),
       category,

@@ -25,7 +25,7 @@ export function summarizeSample(
 
 /** The rows of one point: each part, then latency, transit, latency without harness, and the sim row. */
 export function attributionRows(
-  id: Pick<AttributionRow, 'config' | 'load' | 'cancellation' | 'seed'>,
+  id: Omit<AttributionRow, 'part' | 'n' | 'p50' | 'p99' | 'p999' | 'max' | 'mean'>,
   a: Attribution,
   sim: PointRow | undefined,
 ): AttributionRow[] {

@@ -4,6 +4,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { formatLoad, percentileOf } from '../contract/index.ts';
 import { COMPONENTS, type Component } from './attribution.ts';
+import { configLabel } from './point-label.ts';
 import type { PointAnalysis } from './run-analysis.ts';
 import type { ServerTimeline } from './server-timeline.ts';
 
@@ -158,7 +159,7 @@ export function attributionData(points: readonly PointAnalysis[]): AttributionDa
   for (const p of points) {
     const a = p.attribution;
     if (a === null || a.n === 0) continue;
-    const point = `${p.id.config} ${formatLoad(p.id.load)} ${p.id.cancellation} s${p.id.seed}`;
+    const point = `${configLabel(p)} ${formatLoad(p.id.load)} ${p.id.cancellation} s${p.id.seed}`;
     const p99 = percentileOf(a.latency, 99);
     const tail: number[] = [];
     for (let k = 0; k < a.n; k++) if (a.latency[k] >= p99) tail.push(k);

@@ -1,11 +1,12 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 
-import { formatLoad, formatMs, type PointRow, percentileOf } from '../contract/index.ts';
+import { formatLoad, formatMs, type PointRow, percentileOf, rowKey, rowLabel } from '../contract/index.ts';
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { claimsBlocks } from './claims/index.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
+import { configLabel, configLabels } from './point-label.ts';
 import { pointVerdictText } from './point-verdict.ts';
 import type { Block } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
@@ -68,6 +69,9 @@ export function studyTables(
   sides: readonly string[] = ['sim', 'real'],
 ): Block[] {
   const m = a.manifest.matrix;
+  const names = new Set(m.configs.map((c) => c.name));
+  // One row per configuration and dimension variant (a swept delay, a transport, …) the matrix planned.
+  const labels = configLabels(a.points.filter((p) => names.has(p.id.config)));
   const blocks: Block[] = [];
   for (const mode of m.cancellation) {
     for (const seed of m.seeds) {
@@ -77,12 +81,12 @@ export function studyTables(
         'configuration',
         ...m.loads.flatMap((l) => sides.map((side) => `${formatLoad(l)} ${side}`)),
       ];
-      const rows = m.configs.map((c) => [
-        c.name,
+      const rows = labels.map((label) => [
+        label,
         ...m.loads.flatMap((l) => {
           const p = a.points.find(
             (q) =>
-              q.id.config === c.name &&
+              configLabel(q) === label &&
               q.id.cancellation === mode &&
               q.id.seed === seed &&
               formatLoad(q.id.load) === formatLoad(l),
@@ -118,7 +122,7 @@ function pointsTable(a: RunAnalysis): Block {
     'verdict',
   ];
   const rows = a.points.map((p) => [
-    p.id.config,
+    configLabel(p),
     formatLoad(p.id.load),
     p.id.cancellation,
     String(p.id.seed),
@@ -165,7 +169,7 @@ function divergenceBlocks(a: RunAnalysis): Block[] {
     'explained by the harness',
   ];
   const rows = off.map((r) => [
-    r.config,
+    rowLabel(r),
     formatLoad(r.load),
     r.cancellation,
     String(r.seed),
@@ -189,13 +193,8 @@ const METRIC_PCT: Readonly<Record<string, number>> = { p50: 50, p99: 99, 'p99.9'
  */
 function harnessShare(a: RunAnalysis, r: ComparisonRow): string {
   const pct = METRIC_PCT[r.metric];
-  const p = a.points.find(
-    (x) =>
-      x.id.config === r.config &&
-      x.id.load === r.load &&
-      x.id.cancellation === r.cancellation &&
-      x.id.seed === r.seed,
-  );
+  const key = rowKey(r);
+  const p = a.points.find((x) => x.key === key);
   const at = p?.attribution;
   if (pct === undefined || !at || at.n === 0 || r.real === null || r.sim === null) return DASH;
   const q = (xs: Float64Array) => percentileOf(xs, pct);
@@ -226,7 +225,7 @@ function attributionBlocks(a: RunAnalysis): Block[] {
   ];
   const p99 = (xs: Float64Array) => ms(percentileOf(xs, 99));
   const rows = pts.map((p) => [
-    p.id.config,
+    configLabel(p),
     formatLoad(p.id.load),
     p.id.cancellation,
     String(p.id.seed),
@@ -250,7 +249,7 @@ function attributionBlocks(a: RunAnalysis): Block[] {
 function reasonsBlock(a: RunAnalysis): Block[] {
   const items: string[] = [];
   for (const p of [...(a.calibrationPoint ? [a.calibrationPoint] : []), ...a.points]) {
-    const where = `${p.id.config} at ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed})`;
+    const where = `${configLabel(p)} at ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed})`;
     if (p.real && !p.real.valid)
       items.push(`${where} — invalid: ${p.invalidReasons.join('; ') || 'no reason recorded'}`);
     if (p.real?.collapsed)

@@ -2,6 +2,7 @@
 // overwritten by a `simulate` with other settings would otherwise be judged without a word.
 
 import { formatLoad } from '../contract/index.ts';
+import { configLabel } from './point-label.ts';
 import type { RunAnalysis } from './run-analysis.ts';
 
 /** Warnings for every point whose simulated and real rows were made with different calls, and for sim rows of seeds the run did not measure. */
@@ -11,7 +12,7 @@ export function sampleMismatches(a: RunAnalysis): string[] {
   for (const p of all) {
     if (p.sim && p.real && p.sim.calls !== p.real.calls) {
       out.push(
-        `${p.id.config} at load ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed}): the simulated row has ${p.sim.calls} calls, the real one ${p.real.calls}; their verdicts compare different samples — simulate again with the run's calls (hedgebench simulate --matrix <the run's matrix> --calls ${p.real.calls})`,
+        `${configLabel(p)} at load ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed}): the simulated row has ${p.sim.calls} calls, the real one ${p.real.calls}; their verdicts compare different samples — simulate again with the run's calls (hedgebench simulate --matrix <the run's matrix> --calls ${p.real.calls})`,
       );
     }
   }

@@ -5,6 +5,7 @@
 import { formatLoad, type PointRow } from '../contract/index.ts';
 import { comparePoint } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
+import { configLabel } from './point-label.ts';
 import type { Block } from './report-doc.ts';
 import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
 import { formatSimNetLine } from './sim-net.ts';
@@ -37,7 +38,7 @@ function cell(r: ComparisonRow, v: number | null): string {
 }
 
 function where(p: PointAnalysis): string {
-  return `${p.id.config} ${formatLoad(p.id.load)} ${p.id.cancellation} s${p.id.seed}`;
+  return `${configLabel(p)} ${formatLoad(p.id.load)} ${p.id.cancellation} s${p.id.seed}`;
 }
 
 /**

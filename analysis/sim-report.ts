@@ -2,6 +2,7 @@
 // statement that nothing was measured, so there is no comparison, verdict or attribution. Pure.
 
 import { formatLoad } from '../contract/index.ts';
+import { configLabel } from './point-label.ts';
 import { type ChartRef, chartBlocks, fixed, latencyCell, POINT_ID_HEAD, pct, studyTables } from './report.ts';
 import type { Block } from './report-doc.ts';
 import type { RunAnalysis } from './run-analysis.ts';
@@ -23,7 +24,7 @@ function pointsTable(a: RunAnalysis): Block {
   const rows = a.points.map((p) => {
     const r = p.sim;
     return [
-      p.id.config,
+      configLabel(p),
       formatLoad(p.id.load),
       p.id.cancellation,
       String(p.id.seed),
@@ -65,7 +66,7 @@ export function simulationBlocks(a: RunAnalysis, charts: readonly ChartRef[]): B
           kind: 'list',
           items: collapsed.map(
             (p) =>
-              `${p.id.config} at ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed}); evidence in sim-evidence.json`,
+              `${configLabel(p)} at ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed}); evidence in sim-evidence.json`,
           ),
         },
     { kind: 'heading', level: 2, text: 'Charts' },

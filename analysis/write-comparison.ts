@@ -5,6 +5,8 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import {
   type AttributionRow,
+  dimCellsOf,
+  dimsOfRow,
   formatAttributionCsv,
   formatLoad,
   formatPointsCsv,
@@ -35,7 +37,7 @@ export interface CompareResult {
   simNetLine: string;
 }
 
-/** comparison.txt: the summary line, the calibration line, then the notes — what `compare` prints. */
+/** comparison.txt: the summary, calibration and sim+net lines, then the notes — what `compare` prints. */
 export function comparisonText(a: RunAnalysis): string {
   const notes = a.notes.map((n) => `note: ${n}`);
   const lines = [
@@ -62,10 +64,9 @@ function pointsWithSimNet(a: RunAnalysis, rewritePoints: boolean): string | null
 }
 
 /**
- * Analyses results/<run> and writes comparison.csv, comparison-net.csv (sim+net against real) and
- * comparison.txt, and the sim+net rows into points.csv
- * (sim and real rows kept as they are). With `rewritePoints`, also replaces every real row of points.csv by
- * the one recomputed from raw/ (sim rows untouched).
+ * Analyses results/<run> and writes comparison.csv, comparison-net.csv (sim+net against real),
+ * comparison.txt and the sim+net rows of points.csv. With `rewritePoints`, also replaces every real row of
+ * points.csv by the one recomputed from raw/ (sim rows untouched).
  */
 export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean } = {}): CompareResult {
   const analysis = analyzeRun(runDir);
@@ -114,6 +115,7 @@ function attributionOf(a: RunAnalysis): AttributionRow[] {
             load: formatLoad(p.id.load),
             cancellation: p.id.cancellation,
             seed: p.id.seed,
+            ...dimCellsOf(dimsOfRow(p.id)),
           },
           p.attribution,
           p.sim,

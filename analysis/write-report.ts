@@ -15,6 +15,7 @@ import {
 } from './charts.ts';
 import { latencySubtitle, latencyVsLoadSpec } from './latency-chart.ts';
 import { latencyData, latencyDomain } from './latency-data.ts';
+import { configLabel, configLabels } from './point-label.ts';
 import { readCallsCsv } from './raw-files.ts';
 import { type ChartRef, reportBlocks, reportTitle } from './report.ts';
 import { type Block, toHtml, toMarkdown } from './report-doc.ts';
@@ -41,7 +42,7 @@ async function collapseChart(
   const inflight = inflightOverTime(p.timeline, p.inflightTimeline);
   if (latency.length === 0 && inflight.length === 0) return null;
   const who = [p.sim?.collapsed ? 'sim' : '', p.real?.collapsed ? 'real' : ''].filter(Boolean).join(' and ');
-  const title = `${p.id.config} at load ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed})`;
+  const title = `${configLabel(p)} at load ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed})`;
   const subtitle = `collapsed: ${who}; measured latency and attempts in flight over the run`;
   const svg = await renderSvg(collapseSpec(title, subtitle, latency, inflight));
   return {
@@ -62,9 +63,11 @@ async function agreementCharts(a: RunAnalysis, refs: ChartRef[], svgs: Map<strin
     const pts = a.points.filter((p) => p.id.cancellation === mode);
     if (pts.length === 0) continue;
     const title = `Where sim and real agree — cancellation ${mode}`;
-    const configs = m.configs.map((c) => c.name);
     const file = `charts/${chartName('agreement', mode)}.svg`;
-    svgs.set(file, await renderSvg(agreementSpec(title, agreementData(pts), configs, m.loads, m.seeds)));
+    svgs.set(
+      file,
+      await renderSvg(agreementSpec(title, agreementData(pts), configLabels(pts), m.loads, m.seeds)),
+    );
     refs.push({ file, title, kind: 'agreement' });
   }
 }
@@ -72,10 +75,13 @@ async function agreementCharts(a: RunAnalysis, refs: ChartRef[], svgs: Map<strin
 /** p99/p99.9 against load per configuration and mode, all on one log scale. */
 async function latencyCharts(a: RunAnalysis, refs: ChartRef[], svgs: Map<string, string>): Promise<void> {
   const m = a.manifest.matrix;
+  const names = new Set(m.configs.map((c) => c.name));
+  const planned = a.points.filter((p) => names.has(p.id.config));
+  // One chart per configuration and dimension variant (a swept delay, a transport, …) and mode.
   const charts = m.cancellation.flatMap((mode) =>
-    m.configs.map((c) => {
-      const pts = a.points.filter((p) => p.id.config === c.name && p.id.cancellation === mode);
-      return { mode, config: c.name, data: latencyData(pts, m.seeds, m.loads) };
+    configLabels(planned).map((config) => {
+      const pts = planned.filter((p) => configLabel(p) === config && p.id.cancellation === mode);
+      return { mode, config, data: latencyData(pts, m.seeds, m.loads) };
     }),
   );
   const drawn = charts.filter((c) => c.data.points.length > 0 || c.data.collapses.length > 0);

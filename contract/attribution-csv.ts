@@ -2,6 +2,7 @@
 // in analysis/attribution.ts), so a gap between sim and real can be split into harness and model.
 
 import { csvCell } from './csv.ts';
+import { csvFileWithDims, type DimCells } from './dimension-columns.ts';
 
 /** Exact column order of attribution.csv. */
 export const ATTRIBUTION_COLUMNS = [
@@ -19,7 +20,7 @@ export const ATTRIBUTION_COLUMNS = [
 ] as const;
 
 /** One row: a part of one point, with its percentiles in ms (null when there is no sample). */
-export interface AttributionRow {
+export interface AttributionRow extends DimCells {
   config: string;
   load: string;
   cancellation: string;
@@ -35,9 +36,9 @@ export interface AttributionRow {
 
 const num = (x: number | null): string => (x === null || !Number.isFinite(x) ? '' : x.toFixed(3));
 
-/** A whole attribution.csv (header + rows, trailing newline). */
+/** A whole attribution.csv (header + rows, trailing newline); dimension columns follow when a row sets one. */
 export function formatAttributionCsv(rows: readonly AttributionRow[]): string {
-  const lines = rows.map((r) =>
+  return csvFileWithDims(ATTRIBUTION_COLUMNS.join(','), rows, (r) =>
     [
       csvCell(r.config),
       r.load,
@@ -52,5 +53,4 @@ export function formatAttributionCsv(rows: readonly AttributionRow[]): string {
       num(r.mean),
     ].join(','),
   );
-  return `${[ATTRIBUTION_COLUMNS.join(','), ...lines].join('\n')}\n`;
 }

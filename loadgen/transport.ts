@@ -140,10 +140,16 @@ export function createTransport(options: TransportOptions): Transport {
     }
 
     onError(err: Error): void {
-      pool.release(this);
-      if (this.ended) return;
-      this.end();
-      this.fail((err as { code?: string }).code ?? err.name, err);
+      // undici calls this from inside its connect-error loop, which then asserts that no request was added
+      // to the client meanwhile (an uncaught AssertionError ended a collapsing point's generator). Releasing
+      // the connection may hand it the next waiting request, and ending the attempt may start a hedge: both
+      // wait until that loop is over.
+      queueMicrotask(() => {
+        pool.release(this);
+        if (this.ended) return;
+        this.end();
+        this.fail((err as { code?: string }).code ?? err.name, err);
+      });
     }
 
     onUpgrade(): void {}

@@ -128,6 +128,19 @@ export async function stopLoadgen(p: LoadgenProcess, registry: AgentRegistry): P
 
 /** The last lines of a load generator's log, for a failure reason. */
 export async function loadgenLogTail(p: LoadgenProcess, lines = 3): Promise<string> {
-  const text = await p.host.readFile(p.log).catch(() => '');
-  return text.trim().split('\n').slice(-lines).join(' | ') || '(empty log)';
+  return logExcerpt(await p.host.readFile(p.log).catch(() => ''), lines);
+}
+
+/**
+ * A log in one line: its last `lines` lines, after the error a crash printed when there is one (a Node
+ * crash ends with the error object's fields and the Node version, which alone say nothing).
+ */
+export function logExcerpt(text: string, lines = 3): string {
+  const all = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const at = all.findIndex((l) => /^[A-Z][A-Za-z]*Error\b/.test(l));
+  const crash = at < 0 || at >= all.length - lines ? [] : all.slice(at, Math.min(at + 2, all.length - lines));
+  return [...crash, ...all.slice(-lines)].join(' | ') || '(empty log)';
 }

@@ -16,6 +16,7 @@ interface RunArgs {
   resume?: string;
   redis?: string;
   'durable-redis'?: boolean;
+  'retry-failed'?: boolean;
   'fail-on'?: string;
   json?: boolean;
   plan?: boolean;
@@ -58,6 +59,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('redis', {
         type: 'string',
         describe: 'use this Redis (redis:// or rediss:// URL) instead of starting one',
+      })
+      .option('retry-failed', {
+        type: 'boolean',
+        describe: 'with --resume: measure the points that failed again too, not only the pending ones',
       })
       .option('durable-redis', {
         type: 'boolean',
@@ -122,6 +127,7 @@ async function runHandler(a: RunArgs): Promise<void> {
     resume: a.resume,
     redisUrl: a.redis,
     durableRedis: a['durable-redis'],
+    retryFailed: a['retry-failed'],
     failOn,
     // With --json, stdout carries the JSON alone; the text summary goes with the progress to stderr.
     stdout: a.json ? process.stderr : process.stdout,

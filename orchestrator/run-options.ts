@@ -20,6 +20,8 @@ export interface RunOptions {
   out?: string;
   /** Continue the run in this folder: skip done points, re-run pending ones. */
   resume?: string;
+  /** With `resume`: measure the failed points again too (their old rows and reasons are dropped). */
+  retryFailed?: boolean;
   /** Use this Redis instead of starting one (or the hosts file's). */
   redisUrl?: string;
   /** Start redis-server with an append-only file, so a Redis restart mid-point loses nothing. */

@@ -28,6 +28,13 @@ import { formatRunSummary } from './summary.ts';
 /** What the target server accepts as a run id (target-server/config.ts): the run folder's name. */
 const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;
 
+/** A failed point made pending again, without its reason and times (a retry measures it afresh). */
+function pendingAgain(p: Manifest['points'][number]): Manifest['points'][number] {
+  if (p.state !== 'failed') return p;
+  const { reason: _reason, startedAt: _startedAt, endedAt: _endedAt, ...rest } = p;
+  return { ...rest, state: 'pending' };
+}
+
 /** Validates the options, the matrix, the hosts file and the results folder; starts nothing yet. */
 export async function createRun(o: RunOptions): Promise<Run> {
   const cwd = o.cwd ?? process.cwd();
@@ -51,10 +58,16 @@ export async function createRun(o: RunOptions): Promise<Run> {
       );
     }
     manifest = folder.readManifest();
+    if (o.retryFailed) manifest = { ...manifest, points: manifest.points.map(pendingAgain) };
     matrix = parseMatrix(manifest.matrix, `${folder.manifestPath} (field "matrix")`);
     matrixFile = manifest.sources.matrixFile;
     hostsPath ??= manifest.sources.hostsFile ?? undefined;
   } else {
+    if (o.retryFailed) {
+      throw new RunOptionError(
+        '--retry-failed measures the failed points of a run again; use it with --resume DIR',
+      );
+    }
     matrixFile = resolve(cwd, o.matrixFile ?? defaultMatrixPath(cwd));
     matrix = await loadMatrixFile(matrixFile, { calls: o.calls, seed: o.seed });
     folder = new RunFolder(

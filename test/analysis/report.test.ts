@@ -208,6 +208,34 @@ describe('report', () => {
     expect((html.match(/<svg/g) ?? []).length).toBe(2);
   });
 
+  it('gives each dimension variant (here a swept hedge delay) its own row and chart', async () => {
+    const sim = mkdtempSync(join(tmpdir(), 'hb-sim-dims-'));
+    dirs.push(sim);
+    const matrix = parseMatrix({
+      name: 'delays',
+      configs: ['no hedge', 'hedge, default budget'],
+      loads: [0.5],
+      delaysMs: [10, 40],
+      cancellation: ['ignore'],
+      seeds: [1],
+      calls: 2000,
+    });
+    await simulateMatrix(matrix, sim, { threads: 0 });
+    await writeReport(sim);
+    const md = readFileSync(join(sim, 'report.md'), 'utf8');
+    const rows = (label: string) => md.split('\n').filter((l) => l.startsWith(`| ${label} |`));
+    // One study-table row and one per-point row for each variant; the unhedged config has no delay.
+    expect(rows('hedge, default budget · delay 10 ms')).toHaveLength(2);
+    expect(rows('hedge, default budget · delay 40 ms')).toHaveLength(2);
+    expect(rows('no hedge')).toHaveLength(2);
+    expect(rows('hedge, default budget')).toHaveLength(0);
+    expect(readdirSync(join(sim, 'charts')).sort()).toEqual([
+      'latency_ignore_hedge-default-budget-delay-10-ms.svg',
+      'latency_ignore_hedge-default-budget-delay-40-ms.svg',
+      'latency_ignore_no-hedge.svg',
+    ]);
+  });
+
   it('still reports a run whose points are all pending and whose points.csv is missing', async () => {
     const empty = writeFixtureRun(
       VERDICT_POINTS.map((p) => ({ ...p, state: 'pending' as const, noRaw: true })),

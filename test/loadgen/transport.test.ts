@@ -132,6 +132,29 @@ describe('createTransport', () => {
     if (!out.ok) expect(out.error.reason).toBe('ECONNREFUSED');
     await t.destroy();
   });
+
+  it('a failed connect whose handlers send again at once fails each attempt, never the process', async () => {
+    // One connection, two attempts: the second waits in the pool, and each failure sends the next at once.
+    // Handing the connection on from inside undici's connect-error loop made undici assert and throw
+    // (seen as a load generator dying in a collapsing point).
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    const t = createTransport({ target: dead, connections: 1, connectTimeoutMs: 1000 });
+    const reasons: string[] = [];
+    await new Promise<void>((resolve) => {
+      let open = 2;
+      const next = (k: number): void => {
+        t.send(k, 1, (o) => {
+          reasons.push(o.ok ? 'ok' : o.error.reason);
+          if (k % 100 < 9) next(k + 1);
+          else if (--open === 0) resolve();
+        });
+      };
+      next(0);
+      next(100);
+    });
+    expect(reasons).toEqual(Array.from({ length: 20 }, () => 'ECONNREFUSED'));
+    await t.destroy();
+  });
 });
 
 describe('ConnectionPool', () => {

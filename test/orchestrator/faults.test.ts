@@ -93,5 +93,29 @@ describe('faults during a point', () => {
     expect(await processesMentioning(out)).toEqual([]);
     expect(killedTarget).toBeGreaterThan(1);
     expect(await redis.keys('hb:run-f:*')).toEqual([]);
-  }, 150_000);
+
+    // --retry-failed measures the two failed points again and keeps the done one as it was.
+    const doneRows = readFileSync(join(out, 'points.csv'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('no hedge,0.95,'));
+    const again = await createRun({
+      resume: out,
+      retryFailed: true,
+      redisUrl: redisServer.url,
+      stderr: quiet,
+      stdout: quiet,
+    });
+    expect(await again.execute()).toMatchObject({ exitCode: 0, done: 3, failed: 0 });
+    const after = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    expect(after.points.map((p) => [p.state, p.reason])).toEqual([
+      ['done', undefined],
+      ['done', undefined],
+      ['done', undefined],
+    ]);
+    const rows = readFileSync(join(out, 'points.csv'), 'utf8').split('\n');
+    for (const l of doneRows) expect(rows).toContain(l);
+    for (const p of [p1, p2]) {
+      expect(readFileSync(join(out, 'raw', `${p.slug}.calls.csv`), 'utf8').trim().split('\n')).toHaveLength(1801);
+    }
+  }, 240_000);
 });
