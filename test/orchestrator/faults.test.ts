@@ -115,7 +115,11 @@ describe('faults during a point', () => {
     const rows = readFileSync(join(out, 'points.csv'), 'utf8').split('\n');
     for (const l of doneRows) expect(rows).toContain(l);
     for (const p of [p1, p2]) {
-      expect(readFileSync(join(out, 'raw', `${p.slug}.calls.csv`), 'utf8').trim().split('\n')).toHaveLength(1801);
+      expect(
+        readFileSync(join(out, 'raw', `${p.slug}.calls.csv`), 'utf8')
+          .trim()
+          .split('\n'),
+      ).toHaveLength(1801);
     }
   }, 240_000);
 });
