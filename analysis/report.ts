@@ -69,9 +69,8 @@ export function studyTables(
   sides: readonly string[] = ['sim', 'real'],
 ): Block[] {
   const m = a.manifest.matrix;
-  const names = new Set(m.configs.map((c) => c.name));
   // One row per configuration and dimension variant (a swept delay, a transport, …) the matrix planned.
-  const labels = configLabels(a.points.filter((p) => names.has(p.id.config)));
+  const labels = configLabels(a.points);
   const blocks: Block[] = [];
   for (const mode of m.cancellation) {
     for (const seed of m.seeds) {

@@ -75,12 +75,10 @@ async function agreementCharts(a: RunAnalysis, refs: ChartRef[], svgs: Map<strin
 /** p99/p99.9 against load per configuration and mode, all on one log scale. */
 async function latencyCharts(a: RunAnalysis, refs: ChartRef[], svgs: Map<string, string>): Promise<void> {
   const m = a.manifest.matrix;
-  const names = new Set(m.configs.map((c) => c.name));
-  const planned = a.points.filter((p) => names.has(p.id.config));
   // One chart per configuration and dimension variant (a swept delay, a transport, …) and mode.
   const charts = m.cancellation.flatMap((mode) =>
-    configLabels(planned).map((config) => {
-      const pts = planned.filter((p) => configLabel(p) === config && p.id.cancellation === mode);
+    configLabels(a.points).map((config) => {
+      const pts = a.points.filter((p) => configLabel(p) === config && p.id.cancellation === mode);
       return { mode, config, data: latencyData(pts, m.seeds, m.loads) };
     }),
   );

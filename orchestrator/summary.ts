@@ -1,6 +1,14 @@
 // The summary `hedgebench run` prints at the end: sim vs real p99 per point, where the files are, the exit
 // status. A pure function: run facts in, text out.
-import { formatLoad, formatMs, type PointEntry, type PointRow } from '../contract/index.ts';
+import {
+  dimCellsOf,
+  formatLoad,
+  formatMs,
+  type PointEntry,
+  type PointRow,
+  rowKey,
+  rowLabel,
+} from '../contract/index.ts';
 import { formatDuration } from './progress.ts';
 
 /** What the summary shows. */
@@ -38,26 +46,21 @@ export function formatRunSummary(s: SummaryInput): string {
     `hedgebench run ${s.name}: ${s.entries.length} points, ${done} done, ${failed.length} failed${pending ? `, ${pending} pending` : ''} (${formatDuration(s.elapsedMs)})`,
   );
   const find = (e: PointEntry, source: 'sim' | 'real') =>
-    s.rows.find(
-      (r) =>
-        r.source === source &&
-        r.config === e.config &&
-        formatLoad(r.load) === formatLoad(e.load) &&
-        r.cancellation === e.cancellation &&
-        r.seed === e.seed,
-    );
+    s.rows.find((r) => r.source === source && rowKey(r) === e.key);
+  // A row per configuration and dimension variant (`hedge, default budget · over gRPC`).
+  const label = (e: PointEntry) => rowLabel({ config: e.config, ...dimCellsOf(e.dims) });
   const matrix = s.entries.filter((e) => !e.calibration);
   const seeds = [...new Set(matrix.map((e) => e.seed))];
   for (const mode of [...new Set(matrix.map((e) => e.cancellation))]) {
     for (const seed of seeds) {
       const es = matrix.filter((e) => e.cancellation === mode && e.seed === seed);
       const loads = [...new Set(es.map((e) => e.load))].sort((a, b) => a - b);
-      const configs = [...new Set(es.map((e) => e.config))];
+      const configs = [...new Set(es.map(label))];
       const header = ['config', ...loads.map(formatLoad)];
       const body = configs.map((c) => [
         c,
         ...loads.map((l) => {
-          const e = es.find((x) => x.config === c && formatLoad(x.load) === formatLoad(l));
+          const e = es.find((x) => label(x) === c && formatLoad(x.load) === formatLoad(l));
           return e ? cell(find(e, 'sim'), find(e, 'real'), e) : '';
         }),
       ]);

@@ -118,4 +118,28 @@ describe('formatRunSummary', () => {
     expect(text).toContain('results: results/x/');
     expect(text.trimEnd().endsWith('exit status 1')).toBe(true);
   });
+
+  it('gives each dimension variant of a configuration its own row', () => {
+    const grpc: PointEntry = {
+      ...entry('no hedge', 0.5, 'done'),
+      key: 'no hedge|0.50|ignore|1|t=grpc',
+      dims: { transport: 'grpc' },
+    };
+    const text = formatRunSummary({
+      name: 'grpc',
+      runDir: 'results/x',
+      entries: [entry('no hedge', 0.5, 'done'), grpc],
+      rows: [
+        row('sim', 'no hedge', 0.5, 27.25),
+        row('real', 'no hedge', 0.5, 29.5),
+        row('sim', 'no hedge', 0.5, 27.25, { transport: 'grpc' }),
+        row('real', 'no hedge', 0.5, 41, { transport: 'grpc' }),
+      ],
+      elapsedMs: 1_000,
+      exitCode: 0,
+      resumeCommand: null,
+    });
+    expect(text).toMatch(/\nno hedge\s+27\.3 → 29\.5\n/);
+    expect(text).toMatch(/\nno hedge · over gRPC\s+27\.3 → 41\.0\n/);
+  });
 });
