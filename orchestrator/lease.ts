@@ -4,9 +4,9 @@
 // One mechanism for all three agents (target server, load generator and redis-server, which is not our
 // code), identical on this machine and over SSH: a POSIX sh guard forks a watcher, then execs the agent in
 // its own place (same pid, same process group, same title, so nothing else changes). The watcher checks the
-// lease file's age every second on the host's own clock (the renewal sets its mtime there, so the clocks
+// lease file's age every half second on the host's own clock (the renewal sets its mtime there, so the clocks
 // of different hosts never meet) and sends the agent SIGTERM — its clean shutdown path — when it is older
-// than N s (SIGKILL 3 s later if it still runs: with the orchestrator gone nobody collects what a slow
+// than N s (SIGKILL 1.5 s later if it still runs: with the orchestrator gone nobody collects what a slow
 // shutdown would save, and a load generator flushing to a Redis that lapsed too could wait much longer).
 // It also ends when the agent ends.
 import { randomBytes } from 'node:crypto';
@@ -17,7 +17,7 @@ import type { Host } from './hosts/index.ts';
 /** Default lease, seconds: three renewals (every N/3 s) may fail in a row before an agent stops. */
 export const DEFAULT_LEASE_SECONDS = 15;
 
-/** Refuses a lease the 1-second watcher cannot keep (< 3 s) or one longer than an hour. */
+/** Refuses a lease the watcher (whole seconds, read every half second) cannot keep (< 3 s) or one longer than an hour. */
 export function checkLeaseSeconds(seconds: number, what = '--lease'): number {
   if (!Number.isInteger(seconds) || seconds < 3 || seconds > 3600) {
     throw new RunOptionError(
@@ -35,14 +35,14 @@ const GUARD = [
   'alive() { s=$(cat /proc/$p/stat 2>/dev/null) || return 1; s=${s##*) }; case $s in Z*|X*) return 1;; esac; return 0; }',
   '(',
   '  while :; do',
-  '    sleep 1',
+  '    sleep 0.5',
   '    alive || exit 0',
   '    m=$(stat -c %Y -- "$f" 2>/dev/null) || m=0',
   '    [ $(( $(date +%s) - m )) -gt "$n" ] && break',
   '  done',
   '  echo "hedgebench lease guard: $f not renewed for $n s: stopping pid $p (SIGTERM)" >&2',
   '  kill -s TERM $p 2>/dev/null',
-  '  i=0; while alive && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done',
+  '  i=0; while alive && [ $i -lt 15 ]; do sleep 0.1; i=$((i+1)); done',
   '  alive && kill -s KILL $p 2>/dev/null',
   '  exit 0',
   ') </dev/null &',
