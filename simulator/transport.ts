@@ -100,12 +100,25 @@ class SimAttempt implements PoolJob {
     return this.t.pools[this.replica];
   }
 
-  /** Adds the worker time of an attempt of a measured call, once it ends. */
-  protected countBusy(now: number): void {
+  /** An attempt left the pool: counts its worker time (measured calls) and reports its record. */
+  protected finish(ended: AttemptEnd, now: number, answered: boolean): void {
     const t = this.t;
-    if (this.startedAt < 0 || this.call.call < t.measuredFrom) return;
-    t.busyMeasuredMs += now - this.startedAt;
-    t.busyByReplica[this.replica] += now - this.startedAt;
+    if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) {
+      t.busyMeasuredMs += now - this.startedAt;
+      t.busyByReplica[this.replica] += now - this.startedAt;
+    }
+    if (t.onAttempt === undefined) return;
+    t.onAttempt({
+      call: this.call.call,
+      attempt: this.attempt,
+      enqueueMs: this.enqueuedAt,
+      startMs: this.startedAt >= 0 ? this.startedAt : Number.NaN,
+      endMs: now,
+      ended,
+      worker: this.worker,
+      serviceMs: this.serviceMs,
+      respondedMs: answered ? now : Number.NaN,
+    });
   }
 
   onStart(worker: number, now: number): void {
@@ -119,22 +132,8 @@ class SimAttempt implements PoolJob {
   }
 
   onEnd(ended: AttemptEnd, now: number): void {
-    const t = this.t;
-    this.countBusy(now);
-    if (t.onAttempt !== undefined) {
-      t.onAttempt({
-        call: this.call.call,
-        attempt: this.attempt,
-        enqueueMs: this.enqueuedAt,
-        startMs: this.startedAt >= 0 ? this.startedAt : Number.NaN,
-        endMs: now,
-        ended,
-        worker: this.worker,
-        serviceMs: this.serviceMs,
-        // The simulated server answers at the instant service ends, and only a live attempt is answered.
-        respondedMs: ended === 'served' && this.live ? now : Number.NaN,
-      });
-    }
+    // The simulated server answers at the instant service ends, and only a live attempt is answered.
+    this.finish(ended, now, ended === 'served' && this.live);
     // A cancelled attempt reports nothing: the library has already moved on.
     if (ended === 'served' && this.live) {
       this.live = false;
@@ -172,25 +171,11 @@ class NetAttempt extends SimAttempt {
   }
 
   override onEnd(ended: AttemptEnd, now: number): void {
-    const t = this.t;
-    this.countBusy(now);
     // The server answers what it served unless it knows the client gave up.
     const answered = ended === 'served' && !this.cancelReached;
-    if (t.onAttempt !== undefined) {
-      t.onAttempt({
-        call: this.call.call,
-        attempt: this.attempt,
-        enqueueMs: this.enqueuedAt,
-        startMs: this.startedAt >= 0 ? this.startedAt : Number.NaN,
-        endMs: now,
-        ended,
-        worker: this.worker,
-        serviceMs: this.serviceMs,
-        respondedMs: answered ? now : Number.NaN,
-      });
-    }
+    this.finish(ended, now, answered);
     if (!answered || !this.live) return;
-    const d = transportDelayMs(this.net!, 'response', t.seed, this.call.call, this.attempt);
+    const d = transportDelayMs(this.net!, 'response', this.t.seed, this.call.call, this.attempt);
     this.pool.clock.setTimer(() => {
       if (!this.live) return;
       this.live = false;
