@@ -87,6 +87,7 @@ export class Agents {
       deployed: this.targetDeployed!,
       port: hosts.targetPort ?? (await freePort(hosts.target.address)),
       redisUrl: redis.url,
+      redisCaFile: await redis.caFileOn(hosts.target),
       workers: this.o.workers,
       seed: this.o.seed,
       // A hosts file names the HTTP port; gRPC takes the next one there (a free one on this machine).
@@ -115,10 +116,16 @@ export class Agents {
 
   private async startRedis(hosts: RunHosts): Promise<RedisService> {
     if (this.o.redisUrl) return useRedisUrl(this.o.redisUrl);
-    if (isRedisUrl(hosts.redis)) return useRedisUrl(hosts.redis.url);
+    if (isRedisUrl(hosts.redis)) return useRedisUrl(hosts.redis.url, hosts.redisTls?.ca);
     const host = hosts.redis;
     const port = hosts.redisPort ?? (await freePort(host.address));
-    return startRedis(host, { port, registry: this.registry, durable: this.o.durableRedis });
+    const tls = hosts.redisTls;
+    return startRedis(host, {
+      port,
+      registry: this.registry,
+      durable: this.o.durableRedis,
+      ...(tls?.cert && tls.key ? { tls: { ca: tls.ca, cert: tls.cert, key: tls.key } } : {}),
+    });
   }
 }
 

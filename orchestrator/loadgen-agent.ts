@@ -5,6 +5,7 @@ import type { AgentRegistry } from './agent-registry.ts';
 import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
 import type { Host } from './hosts/index.ts';
+import { redisEnv } from './redis-service.ts';
 
 /** What one load-generator process is told. */
 export interface LoadgenArgs {
@@ -14,6 +15,8 @@ export interface LoadgenArgs {
   grpcTarget?: string;
   point: Point;
   redisUrl: string;
+  /** The CA of a rediss:// Redis, on the load generator's host (RedisService.caFileOn); absent = none needed. */
+  redisCaFile?: string | undefined;
   run: string;
   slug: string;
   /** Wall-time cap of the point (the generator stops early and marks the point collapsed). */
@@ -114,7 +117,7 @@ export async function startLoadgen(
     host,
     'loadgen',
     loadgenArgv(a),
-    { name, env: { HEDGEBENCH_REDIS_URL: a.redisUrl }, match: 'loadgen' },
+    { name, env: redisEnv(a.redisUrl, a.redisCaFile), match: 'loadgen' },
     registry,
   );
   return { host, pid, log: `${name}.log` };

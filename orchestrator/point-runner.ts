@@ -99,6 +99,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
         ...(d.target.grpcAddress === null ? {} : { grpcTarget: d.target.grpcAddress }),
         point: p,
         redisUrl: d.redis.url,
+        redisCaFile: await d.redis.caFileOn(d.loadgenHost),
         run: d.run,
         slug: pp.slug,
         maxSeconds: capMs / 1000,

@@ -7,6 +7,7 @@ import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
 import { AgentStartError } from './errors.ts';
 import type { Host } from './hosts/index.ts';
+import { redisEnv } from './redis-service.ts';
 import { TargetClient } from './target-client.ts';
 
 /** Options of startTarget. */
@@ -17,6 +18,8 @@ export interface TargetAgentOptions {
   /** Also serve gRPC on this port (points with transport grpc); absent = HTTP only. */
   grpcPort?: number;
   redisUrl: string;
+  /** The CA of a rediss:// Redis, on the target's host (RedisService.caFileOn); absent = none needed. */
+  redisCaFile?: string | undefined;
   workers: number;
   seed: number;
   registry: AgentRegistry;
@@ -83,7 +86,7 @@ export class TargetAgent {
       host,
       'target',
       argv,
-      { name: 'target', env: { HEDGEBENCH_REDIS_URL: this.o.redisUrl }, match: 'target-server' },
+      { name: 'target', env: redisEnv(this.o.redisUrl, this.o.redisCaFile), match: 'target-server' },
       this.o.registry,
     );
     this.pidNow = pid;

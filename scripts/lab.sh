@@ -12,6 +12,10 @@
 # the lab's /24 (no default route, nothing forwarded: net.ipv4.ip_forward is left as it is), so nothing started
 # in the lab can reach anything but the other lab hosts and the bridge address this machine has on the /24.
 #
+# Redis speaks TLS only (rediss://, certificate verified): `up` makes a CA for this lab alone, signs the Redis
+# host's certificate with it, deletes the CA's key, and names the files in hosts.json (redis.tls). HB_LAB_TLS=0
+# makes a lab whose Redis speaks plain TCP.
+#
 # HB_LAB_ID=N (0..254, default 0) makes a separate lab: names hbN-*, subnet 198.18.N.0/24. Id 0 is the
 # documented one: hb-target/hb-loadgen/hb-redis, bridge hb-br0, 198.18.0.0/24. Tests use their own id, so a
 # user's lab and test labs never collide. `down` and `status` read the id from DIR/lab.env when it exists.
@@ -78,6 +82,8 @@ if [ "$cmd" != up ] && [ -f "$DIR/lab.env" ]; then
   lab_id=$(sed -n 's/^HB_LAB_ID=\([0-9]\{1,3\}\)$/\1/p' "$DIR/lab.env")
 fi
 [[ $lab_id =~ ^[0-9]{1,3}$ ]] && [ "$lab_id" -le 254 ] || die "HB_LAB_ID must be a number from 0 to 254, got '$lab_id'"
+lab_tls=${HB_LAB_TLS:-1}
+[[ $lab_tls =~ ^[01]$ ]] || die "HB_LAB_TLS must be 1 (Redis over TLS, the default) or 0 (plain TCP), got '$lab_tls'"
 if [ "$lab_id" -eq 0 ]; then prefix=hb; else prefix="hb$lab_id"; fi
 net="198.18.$lab_id"
 bridge="$prefix-br0"
@@ -142,7 +148,7 @@ lab_down() {
   ! link_exists "$bridge" || die "bridge $bridge is still there after down; delete it with: ip link del $bridge"
   # Only the files the lab wrote; DIR itself goes only when nothing else is left in it.
   if [ -d "$DIR" ]; then
-    rm -rf -- "$DIR/keys" "$DIR/hosts" "$DIR/hosts.json" "$DIR/ssh_config" "$DIR/known_hosts" "$DIR/lab.env"
+    rm -rf -- "$DIR/keys" "$DIR/tls" "$DIR/hosts" "$DIR/hosts.json" "$DIR/ssh_config" "$DIR/known_hosts" "$DIR/lab.env"
     rmdir -- "$DIR" 2>/dev/null || true
     say "removed keys, configs and host folders from $DIR"
   fi
@@ -198,6 +204,12 @@ LogLevel VERBOSE
 SetEnv PATH=$node_dir:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin SHLVL=1
 Subsystem sftp internal-sftp
 EOF
+}
+
+# The Redis host's certificate and the lab's own CA (scripts/redis-tls.sh).
+make_redis_tls() {
+  "$repo/scripts/redis-tls.sh" "$DIR/tls" "$(addr_of redis)" || die "could not make the Redis certificates (see above); or make a plain-Redis lab with HB_LAB_TLS=0"
+  say "made a CA for this lab and a certificate for the Redis host $(addr_of redis) in $DIR/tls (the CA's key is deleted)"
 }
 
 lab_up() {
@@ -292,13 +304,20 @@ Host $net.*
 EOF
   chmod 600 "$DIR/ssh_config"
 
+  local redis_tls=''
+  if [ "$lab_tls" = 1 ]; then
+    make_redis_tls
+    redis_tls=', "tls": { "ca": "tls/ca.crt", "cert": "tls/redis.crt", "key": "tls/redis.key" }'
+  else
+    say "HB_LAB_TLS=0: Redis speaks plain TCP in this lab"
+  fi
   cat >"$DIR/hosts.json" <<EOF
 {
   "sshConfig": "$DIR/ssh_config",
   "connectTimeoutSeconds": 5,
   "target": { "ssh": "root@$net.2", "workDir": "$DIR/hosts/$prefix-target/work", "address": "$net.2", "port": 7400 },
   "loadgen": { "ssh": "root@$net.3", "workDir": "$DIR/hosts/$prefix-loadgen/work", "address": "$net.3" },
-  "redis": { "ssh": "root@$net.4", "workDir": "$DIR/hosts/$prefix-redis/work", "address": "$net.4", "port": 6379 }
+  "redis": { "ssh": "root@$net.4", "workDir": "$DIR/hosts/$prefix-redis/work", "address": "$net.4", "port": 6379$redis_tls }
 }
 EOF
   say "wrote $DIR/hosts.json and $DIR/ssh_config (known_hosts pre-trusted, StrictHostKeyChecking yes)"

@@ -60,6 +60,13 @@ export interface RedisUrl {
   url: string;
 }
 
+/** TLS files of the run's Redis (paths on this machine): the CA clients verify it with; cert and key when the orchestrator starts it. */
+export interface RedisTlsFiles {
+  ca: string;
+  cert?: string;
+  key?: string;
+}
+
 /** The three roles of a run, as openHosts returns them. */
 export interface RunHosts {
   target: Host;
@@ -70,6 +77,8 @@ export interface RunHosts {
   targetPort?: number;
   /** Redis port from the hosts file when redis is a Host. */
   redisPort?: number;
+  /** Redis over TLS (rediss://) with a CA of the hosts file's; absent = plain, or a CA the system trusts. */
+  redisTls?: RedisTlsFiles;
   /** 'local' (no hosts file) or 'ssh'. */
   readonly mode: 'local' | 'ssh';
   /** A description for the manifest: destinations, addresses, workDirs — no secrets (no passwords in URLs). */

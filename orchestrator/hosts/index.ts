@@ -1,7 +1,7 @@
 // Public surface of the hosts layer: where agents run (this machine or SSH hosts) and how commands reach them.
 export { checkNode } from './check-node.ts';
 export { HostsFileInvalidError } from './errors.ts';
-export type { Host, RunHosts, StartOptions } from './host.ts';
+export type { Host, RedisTlsFiles, RunHosts, StartOptions } from './host.ts';
 export { isRedisUrl } from './host.ts';
 export { createLocalHost, isLocalPidAlive } from './local-host.ts';
 export { openHosts } from './open-hosts.ts';

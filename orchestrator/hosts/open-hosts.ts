@@ -36,6 +36,7 @@ export async function openHosts(
     redis,
     targetPort: file.target.port,
     redisPort: 'url' in r ? undefined : r.port,
+    ...('url' in r ? (r.ca ? { redisTls: { ca: r.ca } } : {}) : r.tls ? { redisTls: r.tls } : {}),
     describe: () => ({
       mode: 'ssh',
       sshConfig: file.sshConfig,
@@ -49,8 +50,14 @@ export async function openHosts(
       loadgen: { ssh: file.loadgen.ssh, address: file.loadgen.address, workDir: file.loadgen.workDir },
       redis:
         'url' in r
-          ? { url: redactUrl(r.url) }
-          : { ssh: r.ssh, address: r.address, workDir: r.workDir, port: r.port },
+          ? { url: redactUrl(r.url), ...(r.ca ? { ca: r.ca } : {}) }
+          : {
+              ssh: r.ssh,
+              address: r.address,
+              workDir: r.workDir,
+              port: r.port,
+              ...(r.tls ? { tls: true } : {}),
+            },
     }),
     close: async () => {
       await Promise.all(hosts.map((h) => h.close()));

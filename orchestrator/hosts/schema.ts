@@ -58,14 +58,29 @@ const sshHost = { ssh: destination, workDir, address };
 const hostSchema = z.object(sshHost).strict();
 /** A host that also listens on a port (target, or a Redis host). */
 const targetSchema = z.object({ ...sshHost, port: port.default(7400) }).strict();
-const redisHostSchema = z.object({ ...sshHost, port: port.default(6379) }).strict();
+/** A PEM file on this machine, relative to the hosts file's folder or absolute. */
+const pemFile = z
+  .string({ invalid_type_error: 'must be the path of a PEM file' })
+  .min(1, 'must be the path of a PEM file')
+  .refine((s) => !/[\0\n\r]/.test(s), { message: 'must be a path (no newlines)' });
+/** TLS for a redis-server the orchestrator starts: its certificate and key, and the CA every client verifies it with. */
+const redisTlsSchema = z.object({ ca: pemFile, cert: pemFile, key: pemFile }).strict();
+const redisHostSchema = z
+  .object({ ...sshHost, port: port.default(6379), tls: redisTlsSchema.optional() })
+  .strict();
 const redisUrlSchema = z
   .object({
     url: z.string().refine(isRedisUrl, {
       message: 'must be a redis:// or rediss:// URL with a valid host, e.g. "redis://198.18.0.4:6379"',
     }),
+    /** The CA a rediss:// server's certificate is verified with, when it is not one the system trusts. */
+    ca: pemFile.optional(),
   })
-  .strict();
+  .strict()
+  .refine((r) => r.ca === undefined || r.url.startsWith('rediss://'), {
+    message: 'a CA verifies TLS only: use a rediss:// URL with "ca", or remove "ca"',
+    path: ['ca'],
+  });
 
 /** The whole hosts file. */
 export const hostsFileSchema = z
@@ -125,7 +140,7 @@ function showValue(path: (string | number)[], v: unknown): string {
 function describeIssue(input: unknown, issue: z.ZodIssue): string {
   const where = issue.path.length ? issue.path.join('.') : '(top level)';
   if (issue.code === 'unrecognized_keys') {
-    return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (fields: sshConfig, connectTimeoutSeconds, target, loadgen, redis; a host has ssh, workDir, address, and port for target/redis)`;
+    return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (fields: sshConfig, connectTimeoutSeconds, target, loadgen, redis; a host has ssh, workDir, address, and port for target/redis; redis also tls {ca, cert, key}, or url and ca)`;
   }
   const got = valueAt(input, issue.path);
   if (issue.code === 'invalid_type' && got === undefined) {
@@ -181,16 +196,26 @@ export async function loadHostsFile(path: string): Promise<HostsFile> {
     );
   }
   const file = parseHostsFile(json, `hosts file ${path}`);
-  if (file.sshConfig) {
-    file.sshConfig = resolve(dirname(path), file.sshConfig);
-    // ssh would fail on every host with its own words (exit 255), after the run folder exists: say it now.
+  // ssh (or TLS) would fail later in its own words, after the run folder exists: say it now.
+  const readable = async (field: string, p: string, what: string): Promise<string> => {
+    const abs = resolve(dirname(path), p);
     try {
-      await access(file.sshConfig, constants.R_OK);
+      await access(abs, constants.R_OK);
     } catch (err) {
       throw new HostsFileInvalidError(
-        `hosts file ${path} is invalid:\n  - sshConfig: ${file.sshConfig} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); point it at an existing ssh_config file (relative to the hosts file), or remove the field`,
+        `hosts file ${path} is invalid:\n  - ${field}: ${abs} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); point it at an existing ${what} (relative to the hosts file), or remove the field`,
         { cause: err },
       );
+    }
+    return abs;
+  };
+  if (file.sshConfig) file.sshConfig = await readable('sshConfig', file.sshConfig, 'ssh_config file');
+  const r = file.redis;
+  if ('url' in r) {
+    if (r.ca !== undefined) r.ca = await readable('redis.ca', r.ca, 'PEM file');
+  } else if (r.tls) {
+    for (const k of ['ca', 'cert', 'key'] as const) {
+      r.tls[k] = await readable(`redis.tls.${k}`, r.tls[k], 'PEM file');
     }
   }
   return file;

@@ -95,7 +95,14 @@ describe.skipIf(skip !== undefined)('hedgebench run --hosts on the SSH lab', () 
         Role,
         string
       >;
-      watch = new RedisWatch(join(workDirs.redis, 'redis.conf'), lab.addresses.redis, hostsJson.redis.port);
+      // The lab's Redis speaks TLS only; the watcher verifies it with the lab's CA like every agent does.
+      expect(hostsJson.redis.tls?.ca, 'the lab writes redis.tls into hosts.json by default').toBeDefined();
+      watch = new RedisWatch(
+        join(workDirs.redis, 'redis.conf'),
+        lab.addresses.redis,
+        hostsJson.redis.port,
+        readFileSync(join(lab.dir, hostsJson.redis.tls.ca), 'utf8'),
+      );
       watch.start();
 
       const t0 = Date.now();
@@ -173,8 +180,12 @@ describe.skipIf(skip !== undefined)('hedgebench run --hosts on the SSH lab', () 
       mode: 'ssh',
       target: { address: lab!.addresses.target },
       loadgen: { address: lab!.addresses.loadgen },
-      redis: { address: lab!.addresses.redis },
+      redis: { address: lab!.addresses.redis, tls: true },
     });
+    // Every record crossed to Redis over TLS: the server has no plain port, and each agent verified it.
+    expect(readFileSync(join(out, 'run.log'), 'utf8')).toContain(
+      `"redis":"rediss://:***@${lab!.addresses.redis}:6379"`,
+    );
   });
 
   it('writes a sim and a real row for every point, its raw files, and the comparison', () => {

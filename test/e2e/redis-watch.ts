@@ -38,6 +38,8 @@ export class RedisWatch {
     private readonly confPath: string,
     private readonly host: string,
     private readonly port: number,
+    /** The CA of a Redis that speaks TLS only (the lab's default); absent = plain TCP. */
+    private readonly ca?: string,
   ) {}
 
   /** Starts watching (returns at once). */
@@ -82,6 +84,7 @@ export class RedisWatch {
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,
       connectTimeout: 2_000,
+      ...(this.ca === undefined ? {} : { tls: { ca: this.ca } }),
     });
     client.on('error', (err: Error) => {
       this.report.lastError = err.message;

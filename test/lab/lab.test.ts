@@ -76,6 +76,20 @@ describe.skipIf(skip !== undefined)('scripts/lab.sh', () => {
     const file = parseHostsFile(JSON.parse(readFileSync(lab.hostsFile, 'utf8')));
     expect(file.target).toMatchObject({ ssh: `root@${NET}.2`, address: `${NET}.2`, port: 7400 });
     expect(file.redis).toMatchObject({ ssh: `root@${NET}.4`, port: 6379 });
+    // Redis over TLS by default: a certificate for the Redis host's address, signed by a CA whose key is gone.
+    expect(file.redis).toMatchObject({
+      tls: { ca: 'tls/ca.crt', cert: 'tls/redis.crt', key: 'tls/redis.key' },
+    });
+    expect(readdirSync(`${DIR}/tls`).sort()).toEqual(['ca.crt', 'redis.crt', 'redis.key']);
+    const cert = execFileSync(
+      'openssl',
+      ['x509', '-in', `${DIR}/tls/redis.crt`, '-noout', '-ext', 'subjectAltName'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(cert).toContain(`IP Address:${NET}.4`);
+    execFileSync('openssl', ['verify', '-CAfile', `${DIR}/tls/ca.crt`, `${DIR}/tls/redis.crt`]);
     const ssh = readFileSync(lab.sshConfig, 'utf8');
     expect(ssh).toMatch(/StrictHostKeyChecking yes/);
     expect(ssh).toContain(`UserKnownHostsFile ${DIR}/known_hosts`);

@@ -1,5 +1,5 @@
 // The hosts file schema: good files parse with defaults; bad ones give ONE clear error naming field, value and fix.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -140,6 +140,22 @@ describe('hosts file schema', () => {
     );
   });
 
+  it('takes TLS files for the Redis it starts, and a CA only with a rediss:// URL', () => {
+    const tls = { ca: 'tls/ca.crt', cert: 'tls/redis.crt', key: 'tls/redis.key' };
+    expect(parseHostsFile({ ...good(), redis: { ...good().redis, tls } }).redis).toMatchObject({ tls });
+    expect(
+      parseHostsFile({ ...good(), redis: { url: 'rediss://198.18.0.4:6380', ca: 'ca.crt' } }).redis,
+    ).toEqual({
+      url: 'rediss://198.18.0.4:6380',
+      ca: 'ca.crt',
+    });
+    expect(errorOf({ ...good(), redis: { url: 'redis://198.18.0.4:6379', ca: 'ca.crt' } }).message).toContain(
+      'redis.ca: got "ca.crt", a CA verifies TLS only: use a rediss:// URL with "ca", or remove "ca"',
+    );
+    const half = errorOf({ ...good(), redis: { ...good().redis, tls: { ca: 'ca.crt', cert: 'r.crt' } } });
+    expect(half.message).toContain('redis.tls.key: is required but missing');
+  });
+
   describe('loadHostsFile', () => {
     let dir: string;
     beforeAll(async () => {
@@ -160,6 +176,22 @@ describe('hosts file schema', () => {
       await expect(loadHostsFile(p)).rejects.toMatchObject({
         code: 'HB_HOSTS_INVALID',
         message: expect.stringMatching(/not valid JSON/),
+      });
+      // TLS files resolve against the file's folder too, and a missing one is named before anything starts.
+      const tls = { ca: 'tls/ca.crt', cert: 'tls/redis.crt', key: 'tls/redis.key' };
+      await writeFile(p, JSON.stringify({ ...good(), redis: { ...good().redis, tls } }));
+      await expect(loadHostsFile(p)).rejects.toMatchObject({
+        code: 'HB_HOSTS_INVALID',
+        message: expect.stringContaining(`redis.tls.ca: ${join(dir, 'tls/ca.crt')} cannot be read (ENOENT)`),
+      });
+      await mkdir(join(dir, 'tls'));
+      for (const f of ['ca.crt', 'redis.crt', 'redis.key']) await writeFile(join(dir, 'tls', f), 'pem\n');
+      expect((await loadHostsFile(p)).redis).toMatchObject({
+        tls: {
+          ca: join(dir, 'tls/ca.crt'),
+          cert: join(dir, 'tls/redis.crt'),
+          key: join(dir, 'tls/redis.key'),
+        },
       });
       await expect(loadHostsFile(join(dir, 'missing.json'))).rejects.toMatchObject({
         code: 'HB_HOSTS_INVALID',
