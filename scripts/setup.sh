@@ -12,6 +12,8 @@ command -v sshd >/dev/null || [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v rsync >/dev/null || need+=(rsync)
 command -v ip >/dev/null || need+=(iproute2)
 command -v ps >/dev/null || need+=(procps)
+# openssl makes the certificates of a TLS-only Redis (scripts/redis-tls.sh: the lab and its tests).
+command -v openssl >/dev/null || need+=(openssl)
 # Debian's chromium: the report's browser test opens report.html in it (headless); nothing is downloaded at run time.
 command -v chromium >/dev/null || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
