@@ -8,7 +8,7 @@ export { parseComparisonCsv } from './comparison-csv.ts';
 export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } from './gate.ts';
 export { percentileRanks } from './percentile-ci.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './raw-files.ts';
-export { realRowFromRaw } from './real-row.ts';
+export { readRealPoint, realRowFromRaw } from './real-row.ts';
 export { analyzeRun } from './run-analysis.ts';
 export { sampleMismatches } from './sample-mismatch.ts';
 export { compareRunFolder } from './write-comparison.ts';

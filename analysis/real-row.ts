@@ -4,6 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import {
+  type ClientFigures,
   type CollapseEvidence,
   detectCollapse,
   entryConfigName,
@@ -13,8 +14,9 @@ import {
   type RowContext,
   rawPaths,
 } from '../contract/index.ts';
-import { type Matrix, warmupCalls } from '../model/index.ts';
+import { type Matrix, pointClients, warmupCalls } from '../model/index.ts';
 import { type Attribution, attribute } from './attribution.ts';
+import { clientFigures } from './client-figures.ts';
 import { RawFileError } from './errors.ts';
 import { fidelityReasons } from './fidelity.ts';
 import {
@@ -48,6 +50,8 @@ export interface RealPoint {
   collapse: CollapseEvidence | null;
   /** Where each ok call's latency went; null without the server's attempt records. */
   attribution: Attribution | null;
+  /** Each load generator's figures when several measured the point (`clients: K`); null with one. */
+  clients: ClientFigures[] | null;
 }
 
 /** True when the point's calls file exists, i.e. its real row can be recomputed from raw files. */
@@ -135,6 +139,7 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     valid: invalidReasons.length === 0,
   });
   if (!Number.isFinite(busyMs)) row.utilization = null;
+  const K = pointClients(entry);
   return {
     row,
     okLatencies,
@@ -145,6 +150,7 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     timeline,
     collapse,
     attribution,
+    clients: K === 1 ? null : clientFigures(calls, status, ctx, K),
   };
 }
 

@@ -4,6 +4,7 @@ import { formatLoad, formatMs, type PointRow, percentileOf, rowKey, rowLabel } f
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { claimsBlocks } from './claims/index.ts';
+import { clientsBlocks } from './clients-report.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { configLabel, configLabels } from './point-label.ts';
@@ -336,6 +337,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
       text: 'Each cell is `sim / real`. Rates are per measured call; utilisation is busy worker time over workers × measured time.',
     },
     pointsTable(a),
+    ...clientsBlocks(a),
     { kind: 'heading', level: 2, text: 'Divergences' },
     ...divergenceBlocks(a),
     { kind: 'heading', level: 2, text: 'Where the time went (attribution)' },

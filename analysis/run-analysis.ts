@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type ClientFigures,
   type CollapseEvidence,
   dimCellsOf,
   entryConfigName,
@@ -54,6 +55,8 @@ export interface PointAnalysis {
   collapse: CollapseEvidence | null;
   /** Where the real calls' latency went; null without raw attempt records. */
   attribution: Attribution | null;
+  /** Each load generator's figures when several measured the point (`clients: K`); absent with one. */
+  clients?: ClientFigures[];
   rows: ComparisonRow[];
   /** The simulator with the run's measured transport (sim-net.ts); absent when not computed. */
   simNet?: PointRow;
@@ -164,6 +167,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
         p.timeline = rp.timeline;
         p.collapse = rp.collapse;
         p.attribution = rp.attribution;
+        if (rp.clients !== null) p.clients = rp.clients;
         const old = realCsv.get(key);
         if (old && formatPointRow(old) !== formatPointRow(rp.row)) {
           notes.push(

@@ -13,16 +13,16 @@
 //        [--timers poll,thread,thread0.5] [--nice=-10]
 // The machine has 2 shared cores (generator, server, kernel, other work): figures are noisy.
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, setPriority, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { cpus, loadavg, setPriority } from 'node:os';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import type { LoadResult } from '../loadgen/index.ts';
 import type { ModelParams } from '../model/index.ts';
+import { buildLoadgenBundle, cpuPressure, startTrivialServer } from './loadgen-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -49,37 +49,9 @@ const autocannon = require('autocannon') as (o: Record<string, unknown>) => Prom
 const f = (x: number | null | undefined, d = 3): string =>
   x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(d);
 
-// The trivial server answers at once with the target server's reply shape (zero queue, zero service).
-const SERVER = `
-const http = require('node:http');
-const body = '{"queueMs":0,"serviceMs":0,"worker":0}';
-const s = http.createServer((q, r) => { r.setHeader('content-type', 'application/json'); r.end(body); });
-s.keepAliveTimeout = 60000;
-s.listen(0, '127.0.0.1', () => process.stdout.write(s.address().port + '\\n'));
-`;
-
-async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  if (NICE !== null && child.pid !== undefined) setPriority(child.pid, NICE);
-  const port = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once('data', (d) => resolve(String(d).trim()));
-    child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
 function serverCpuTicks(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return Number(f[11]) + Number(f[12]);
-}
-
-function cpuPressure(): string {
-  try {
-    const m = /some avg10=([\d.]+) avg60=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
-    return m ? `CPU pressure (PSI some) avg10 ${m[1]}% avg60 ${m[2]}%` : 'CPU pressure n/a';
-  } catch {
-    return 'CPU pressure n/a';
-  }
 }
 
 interface Step {
@@ -88,25 +60,6 @@ interface Step {
 }
 
 let bundle = '';
-
-// Bundles loadgen/main.ts the way scripts/build.mjs does, into a temp folder (dist/ is left alone).
-async function buildBundle(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'hb-bench-loadgen-'));
-  const out = join(dir, 'loadgen.mjs');
-  await build({
-    entryPoints: ['loadgen/main.ts'],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __hbCreateRequire } from 'node:module'; const require = __hbCreateRequire(import.meta.url);",
-    },
-  });
-  return out;
-}
 
 async function point(
   url: string,
@@ -163,8 +116,8 @@ async function main(): Promise<void> {
       .map((x) => x.toFixed(1))
       .join(' ')}, ${cpuPressure()}${NICE === null ? '' : `, nice ${NICE}`}`,
   );
-  bundle = await buildBundle();
-  const { child, url } = await startServer();
+  bundle = await buildLoadgenBundle();
+  const { child, url } = await startTrivialServer(NICE);
   const pid = child.pid!;
   const hedged = 'hedge, default budget';
   try {

@@ -20,6 +20,7 @@ export {
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
+  type ClientFigures,
   entryConfigName,
   entryKey,
   formatManifest,
@@ -45,5 +46,5 @@ export {
   type CallOutcome,
   type CallRecord,
 } from './records.ts';
-export { redisKeys } from './redis-keys.ts';
+export { pointRedisKeys, redisKeys } from './redis-keys.ts';
 export { RowBuilder, type RowContext } from './row-builder.ts';

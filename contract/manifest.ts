@@ -27,6 +27,24 @@ export interface PointEntry {
   reason?: string;
   startedAt?: string;
   endedAt?: string;
+  /** A point measured by several load generators (`clients: K`): each one's figures; absent with one. */
+  clients?: ClientFigures[];
+}
+
+/** One load generator's share of a point (`clients: K`): its calls' rates and its own self-check. */
+export interface ClientFigures {
+  /** Its index: it sent the calls i with i mod K = client. */
+  client: number;
+  /** Measured calls it completed (any outcome). */
+  measuredCalls: number;
+  requestsPerCall: number | null;
+  hedgeRate: number | null;
+  /** Latency p99 of its ok calls, ms. */
+  p99Ms: number | null;
+  /** Its self-check: send-lag p99 of its own sends, ms, and whether every check passed (null = no status). */
+  sendLagP99Ms: number | null;
+  selfCheckPassed: boolean | null;
+  reasons: string[];
 }
 
 /** Facts about the machine the orchestrator ran on. */

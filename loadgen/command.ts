@@ -24,6 +24,8 @@ export interface LoadgenArgs {
   redis?: string;
   run?: string;
   point?: string;
+  client: number;
+  clients: number;
   'max-inflight': number;
   'max-seconds'?: number;
   'send-lag-threshold-ms': number;
@@ -98,6 +100,18 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       })
       .option('run', { type: 'string', describe: 'Run id (names the Redis keys)' })
       .option('point', { type: 'string', describe: 'Point slug (names the Redis keys)' })
+      .option('client', {
+        type: 'number',
+        default: 0,
+        describe:
+          'This process is client N of --clients: it sends only the calls whose index mod --clients is N, through its own pipeline (own hedge budget and adaptive limit)',
+      })
+      .option('clients', {
+        type: 'number',
+        default: 1,
+        describe:
+          "Load generators sharing the point's schedule (1–64); with --redis they start together (each waits, at most 30 s, until all are warmed up)",
+      })
       .option('max-inflight', {
         type: 'number',
         default: 20_000,
@@ -167,6 +181,8 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       redisUrl: argv.redis ?? (argv.run && argv.point ? process.env.HEDGEBENCH_REDIS_URL : undefined),
       run: argv.run,
       slug: argv.point,
+      client: argv.client,
+      clients: argv.clients,
       maxInflight: argv['max-inflight'],
       maxSeconds: argv['max-seconds'],
       sendLagThresholdMs: argv['send-lag-threshold-ms'],

@@ -50,3 +50,10 @@ export class AttemptFailedError extends LoadgenError {
     super('HB_ATTEMPT_FAILED', `attempt failed: ${reason}`, options);
   }
 }
+
+/** The load generators sharing a point did not all get ready in time (one died, or its host is slow). */
+export class BarrierTimeoutError extends LoadgenError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_BARRIER_TIMEOUT', message, options);
+  }
+}

@@ -25,6 +25,7 @@ import { type ClockReading, pointClock, readClock } from './point-clock.ts';
 import { pointResult, type RecorderCounters } from './point-result.ts';
 import { PointRun } from './point-run.ts';
 import type { LoadResult } from './result.ts';
+import { startBarrier } from './start-barrier.ts';
 import { StatusWriter } from './status.ts';
 import { parseTarget } from './transport.ts';
 
@@ -90,6 +91,8 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     if (o.run && o.slug && (redis !== null || o.redisUrl !== undefined)) {
       const keys = redisKeys(o.run, o.slug);
       redis ??= await connect(o.redisUrl!, log);
+      // Every client checks before it says it is ready, and none writes a record before all are: a
+      // record found here is an earlier try's, never another client's.
       const existing = await redis.xlen(keys.calls);
       if (existing > 0) {
         throw new RedisUnusableError(
@@ -97,7 +100,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
         );
       }
       recorder = createStreamRecorder(redis, keys.calls, { onError: log });
-      status = new StatusWriter(redis, keys.status);
+      status = new StatusWriter(redis, keys.clientStatus(o.client, o.clients));
       await status.final(run.progress('running'), { started_ms: String(Date.now()), error: '', summary: '' });
       const st = status;
       run.sink = recorder;
@@ -112,6 +115,18 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     // generator hung, and the warm-up, or the final flush, comes next.
     status?.update(run.progress('running'));
     await run.warmUp(o.warmRequests, Math.min(o.warmConnections, o.maxInflight), o.warmPath, o.warmTimeoutMs);
+    if (o.clients > 1 && redis !== null && o.run && o.slug) {
+      const keys = redisKeys(o.run, o.slug);
+      await startBarrier({
+        redis,
+        readyKey: keys.ready,
+        goKey: keys.go,
+        clients: o.clients,
+        timeoutMs: o.barrierTimeoutMs,
+        heartbeat: () => status?.update(run.progress('running')),
+        stopped: () => run.stopReason !== null,
+      });
+    }
     const cpu0 = process.cpuUsage();
     await run.start();
     const durationMs = run.progress('done').t * 1000;

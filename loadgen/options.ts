@@ -13,6 +13,7 @@ import {
   DEFAULT_MODEL,
   type FieldLabels,
   type HedgeConfig,
+  MAX_CLIENTS,
   MatrixInvalidError,
   type ModelParams,
   parseMatrix,
@@ -51,6 +52,14 @@ export interface LoadGeneratorOptions {
   /** Run id and point slug naming the Redis keys; required with Redis. */
   run?: string;
   slug?: string;
+  /**
+   * This process is client `client` of `clients` (default 0 of 1): it sends only the calls i with
+   * i mod clients = client, through its own pipeline (its own budget and limit); the others send the rest.
+   */
+  client?: number;
+  clients?: number;
+  /** With clients > 1: how long the clients wait for each other at the start barrier, ms (default 30 000). */
+  barrierTimeoutMs?: number;
   /** Cap on attempts in flight (default 20 000); reaching it stops the point as collapsed. */
   maxInflight?: number;
   /** Cap on the point's wall time, s (default: schedule length × 3 + 30). */
@@ -180,6 +189,19 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
       throw new LoadgenConfigError(`${name} = ${v} is invalid: must be a whole number in 0..${max}`);
     }
   }
+  const clients = o.clients ?? 1;
+  if (!(Number.isInteger(clients) && clients >= 1 && clients <= MAX_CLIENTS)) {
+    throw new LoadgenConfigError(
+      `--clients = ${clients} is invalid: must be a whole number in 1..${MAX_CLIENTS} (the load generators sharing the point)`,
+    );
+  }
+  const client = o.client ?? 0;
+  if (!(Number.isInteger(client) && client >= 0 && client < clients)) {
+    throw new LoadgenConfigError(
+      `--client = ${client} is invalid: must be a whole number in 0..${clients - 1} (this process's index among --clients ${clients})`,
+    );
+  }
+  positive('barrierTimeoutMs', o.barrierTimeoutMs);
   const maxInflight = o.maxInflight ?? 20_000;
   if (!Number.isInteger(maxInflight) || maxInflight < 1) {
     throw new LoadgenConfigError(`--max-inflight = ${maxInflight} is invalid: must be a whole number ≥ 1`);
@@ -226,6 +248,9 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
     warmupFraction,
     transport: o.transport ?? 'http1',
     model: { ...DEFAULT_MODEL, ...o.model },
+    client,
+    clients,
+    barrierTimeoutMs: o.barrierTimeoutMs ?? 30_000,
     maxInflight,
     sendLagThresholdMs: o.sendLagThresholdMs ?? 1,
     serverTiming: o.serverTiming ?? false,

@@ -22,17 +22,23 @@ export function pointResult(
   clock: { clock: PointClock; reasons: string[] } | null = null,
 ): LoadResult {
   const warm = run.warm;
-  const n = Math.max(0, run.scheduled - warm);
+  // This client's measured calls that were sent: i ≥ warm-up, i < the scheduler's next, i ≡ client (mod K).
+  const K = run.clients;
+  const first = warm + ((((run.client - warm) % K) + K) % K);
+  const n = Math.max(0, Math.ceil((run.scheduled - first) / K));
   const sendMs = new Float64Array(n);
+  const intendedMs = new Float64Array(n);
   const dispatchLag = new Float64Array(n);
   for (let k = 0; k < n; k++) {
-    const i = warm + k;
+    const i = first + k * K;
     sendMs[k] = run.sendTime(i);
+    intendedMs[k] = run.intended[i];
     dispatchLag[k] = run.dispatchAt[i] - run.intended[i];
   }
   dispatchLag.sort();
-  const check = selfCheck(sendMs, run.intended.subarray(warm, warm + n), run.ratePerMs, {
+  const check = selfCheck(sendMs, intendedMs, run.ratePerMs, {
     sendLagThresholdMs: o.sendLagThresholdMs,
+    ...(K === 1 ? {} : { clients: K }),
   });
   const reasons = [...check.reasons];
   if (recorder !== null && recorder.dropped > 0) reasons.push(`${recorder.dropped} call records lost`);
@@ -42,6 +48,8 @@ export function pointResult(
   return {
     state: error === null ? 'done' : 'failed',
     error,
+    // One of several load generators says which; the only one says nothing (its summary stays as it was).
+    ...(K === 1 ? {} : { client: run.client, clients: K }),
     target: o.target,
     config: o.config.name,
     load: o.load,

@@ -42,7 +42,11 @@ export interface LineSink {
 export class PointRun {
   readonly calls: number;
   readonly warm: number;
+  /** The point's arrival rate (all its clients together), calls/ms. */
   readonly ratePerMs: number;
+  /** This process is client `client` of `clients`: it sends calls i ≡ client (mod clients). */
+  readonly client: number;
+  readonly clients: number;
   readonly maxMs: number;
   // Per-call state in typed arrays sized by `calls`: memory is fixed before the first send.
   readonly intended: Float64Array;
@@ -89,6 +93,8 @@ export class PointRun {
     private readonly clock: Clock,
   ) {
     this.calls = o.calls;
+    this.client = o.client;
+    this.clients = o.clients;
     this.warm = warmupCalls({ calls: o.calls, warmupFraction: o.warmupFraction });
     const R = 1 + o.replicaTargets.length;
     this.ratePerMs = arrivalRatePerMs(o.load, o.model, R);
@@ -234,6 +240,8 @@ export class PointRun {
       intendedMs: this.intended,
       t0: this.t0,
       maxMs: this.maxMs,
+      first: this.client,
+      step: this.clients,
       send: this.send,
       onEnd: (reason) => {
         this.sendingEnded = true;
@@ -285,9 +293,9 @@ export class PointRun {
     };
   }
 
-  /** Calls the scheduler had handed to the pipeline. */
+  /** Index of the first call the scheduler had not handed to the pipeline (this client's calls below it were). */
   get scheduled(): number {
-    return this.scheduler?.sent ?? 0;
+    return Math.min(this.calls, this.scheduler?.next ?? 0);
   }
 
   /** Actual send time of call i: when its first request was written, else when it was handed over. */

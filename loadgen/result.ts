@@ -11,6 +11,9 @@ export interface LoadResult {
   state: 'done' | 'failed';
   /** Set when state = failed: interrupted, records dropped, Redis unusable … */
   error: string | null;
+  /** With several load generators per point: this one's index and their number (absent with one). */
+  client?: number;
+  clients?: number;
   target: string;
   config: string;
   load: number;

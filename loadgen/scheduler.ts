@@ -14,6 +14,12 @@ export interface SchedulerOptions {
   intendedMs: ArrayLike<number>;
   /** Origin of `intendedMs` on `clock.now()`. */
   t0: number;
+  /**
+   * Send only calls first, first + step, first + 2·step, … (default 0 and 1: every call): one of `step`
+   * load generators sharing the schedule.
+   */
+  first?: number;
+  step?: number;
   /** Called once per call, in index order, as soon as its intended time has come; `nowMs` is when. */
   send: (call: number, nowMs: number) => void;
   /** Stop sending once `now − t0` exceeds this (the point's wall-time bound), ms. */
@@ -30,8 +36,10 @@ export interface Scheduler {
   start(): void;
   /** Sends nothing more; `onEnd('stopped')` follows at once unless sending had already ended. */
   stop(): void;
-  /** Calls sent so far (= index of the next call). */
+  /** Calls sent so far. */
   readonly sent: number;
+  /** Index of the next call it would send (≥ the number of calls once every call was sent). */
+  readonly next: number;
 }
 
 // A call counts as due this close to its time: `t0 + x − t0` can round one ulp below x, and a clock that
@@ -42,7 +50,9 @@ const DUE_SLACK_MS = 1e-9;
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { clock, intendedMs, t0, send, maxMs, onEnd } = options;
   const calls = intendedMs.length;
-  let next = 0;
+  const step = options.step ?? 1;
+  let next = options.first ?? 0;
+  let sent = 0;
   let ended = false;
   let timer: TimerHandle | undefined;
 
@@ -65,7 +75,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         end('time');
         return;
       }
-      send(next++, t + t0);
+      const call = next;
+      next += step;
+      sent++;
+      send(call, t + t0);
       if (ended) return;
       t = clock.now() - t0;
     }
@@ -88,6 +101,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       end('stopped');
     },
     get sent() {
+      return sent;
+    },
+    get next() {
       return next;
     },
   };

@@ -2,7 +2,12 @@
 // and how late were they? A point that fails is marked invalid with the reasons, never reported as good data.
 
 import { percentileOfSorted } from '../contract/index.ts';
-import { AD_CRITICAL_CASE0, andersonDarlingExponential, strideSample } from './anderson-darling.ts';
+import {
+  AD_CRITICAL_CASE0,
+  andersonDarlingErlang,
+  andersonDarlingExponential,
+  strideSample,
+} from './anderson-darling.ts';
 
 /** Thresholds of the self-check; every one is a setting. */
 export interface SelfCheckOptions {
@@ -12,6 +17,11 @@ export interface SelfCheckOptions {
   rateTolerance?: number;
   /** Gaps tested (an evenly strided subsample). Default 1000. */
   arrivalSample?: number;
+  /**
+   * The sends are every K-th arrival of the point's Poisson stream (one of K load generators; default 1):
+   * the target rate is the point's rate / K and the gaps follow Erlang(K, point rate), not an exponential.
+   */
+  clients?: number;
 }
 
 /** What the self-check found; `valid=false` always comes with at least one reason. */
@@ -43,7 +53,10 @@ export interface SelfCheck {
   reasons: string[];
 }
 
-/** Checks a point's sends. `sendMs[k]`, `intendedMs[k]` are the actual and intended times of the k-th sent call. */
+/**
+ * Checks a point's sends. `sendMs[k]`, `intendedMs[k]` are the actual and intended times of the k-th sent
+ * call; `targetRatePerMs` is the point's rate (all its load generators together).
+ */
 export function selfCheck(
   sendMs: ArrayLike<number>,
   intendedMs: ArrayLike<number>,
@@ -53,6 +66,7 @@ export function selfCheck(
   const thresholdMs = options.sendLagThresholdMs ?? 1;
   const tolerance = options.rateTolerance ?? 0.02;
   const sampleMax = options.arrivalSample ?? 1000;
+  const K = options.clients ?? 1;
   const n = sendMs.length;
   const reasons: string[] = [];
 
@@ -74,7 +88,7 @@ export function selfCheck(
   const intended = Float64Array.from(intendedMs).sort();
   const achievedPerS = n > 1 ? ((n - 1) / (sends[n - 1] - sends[0])) * 1000 : Number.NaN;
   const schedulePerS = n > 1 ? ((n - 1) / (intended[n - 1] - intended[0])) * 1000 : Number.NaN;
-  const targetPerS = targetRatePerMs * 1000;
+  const targetPerS = (targetRatePerMs / K) * 1000;
   const toleranceVsTarget = Math.max(tolerance, n > 0 ? 3 / Math.sqrt(n) : 1);
   const rate = {
     targetPerS,
@@ -99,10 +113,16 @@ export function selfCheck(
   const gaps = new Float64Array(Math.max(0, n - 1));
   for (let k = 1; k < n; k++) gaps[k - 1] = sends[k] - sends[k - 1];
   const sample = strideSample(gaps, sampleMax);
-  const statistic = andersonDarlingExponential(sample, targetRatePerMs);
+  const statistic =
+    K === 1
+      ? andersonDarlingExponential(sample, targetRatePerMs)
+      : andersonDarlingErlang(sample, K, targetRatePerMs);
   const critical = 2 * AD_CRITICAL_CASE0['0.01'];
   const arrivals = {
-    test: 'Anderson-Darling A² of send gaps vs Exp(target rate), rate known (Stephens case 0)',
+    test:
+      K === 1
+        ? 'Anderson-Darling A² of send gaps vs Exp(target rate), rate known (Stephens case 0)'
+        : `Anderson-Darling A² of send gaps vs Erlang(${K}, point rate) — every ${K}th arrival of the point's Poisson stream — rate known (Stephens case 0)`,
     sampleSize: sample.length,
     statistic,
     critical,
@@ -112,7 +132,7 @@ export function selfCheck(
     reasons.push(
       Number.isNaN(statistic)
         ? `too few sends (${n}) to test the arrival process`
-        : `send gaps are not exponential at the target rate: A² = ${fmt(statistic)} ≥ ${critical} (n = ${sample.length})`,
+        : `send gaps are not ${K === 1 ? 'exponential' : `Erlang(${K})`} at the target rate: A² = ${fmt(statistic)} ≥ ${critical} (n = ${sample.length})`,
     );
   }
   return { sendLag, rate, arrivals, valid: reasons.length === 0, reasons };

@@ -109,3 +109,8 @@ export function labelWithDims(config: string, dims: PointDims | undefined): stri
 export function pointClients(p: { dims?: PointDims }): number {
   return p.dims?.clients ?? 1;
 }
+
+/** Which of K clients sends call `call`: the split rule the simulator and the real load generators share. */
+export function clientOfCall(call: number, clients: number): number {
+  return call % clients;
+}

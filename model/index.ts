@@ -3,6 +3,7 @@
 export { ArrivalSchedule, arrivalRatePerMs } from './arrivals.ts';
 export { buildPipeline } from './build-pipeline.ts';
 export {
+  clientOfCall,
   DIMENSIONS,
   type DimensionColumn,
   labelWithDims,
@@ -32,6 +33,7 @@ export {
   FIDELITY_DEFAULTS,
   type FidelityThresholds,
   type FieldLabels,
+  MAX_CLIENTS,
   type Matrix,
   overrideMatrix,
   parseMatrix,

@@ -33,7 +33,7 @@ import { meanServiceMs } from './service-time.ts';
 const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
 const MAX_CALLS = 50_000_000;
 /** Most independent clients per point (each is a load-generator process on the real side). */
-const MAX_CLIENTS = 64;
+export const MAX_CLIENTS = 64;
 /** Longest service time the target server takes (target-server/config.ts), ms. */
 const MAX_SERVICE_MS = 60_000;
 /** Names become parts of file names and Redis keys (at most 200 characters with the point's suffix). */

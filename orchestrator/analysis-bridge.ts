@@ -1,19 +1,21 @@
 // What the run asks of the analysis part: a point's real row from its raw files, and at the end the
 // comparison and the report.
 
-import {
-  applyGate,
-  comparisonJson,
-  type GateResult,
-  realRowFromRaw,
-  writeReport,
-} from '../analysis/index.ts';
-import type { PointEntry, PointRow } from '../contract/index.ts';
+import { applyGate, comparisonJson, type GateResult, readRealPoint, writeReport } from '../analysis/index.ts';
+import type { ClientFigures, PointEntry, PointRow } from '../contract/index.ts';
 import type { FailOnVerdict, Matrix } from '../model/index.ts';
 
-/** The real points.csv row of a measured point, computed from raw/ exactly as `hedgebench compare` does. */
-export function realRow(runDir: string, entry: PointEntry, matrix: Matrix): PointRow {
-  return realRowFromRaw(runDir, { ...entry }, matrix);
+/**
+ * The real points.csv row of a measured point, computed from raw/ exactly as `hedgebench compare` does, and
+ * each load generator's figures when several measured it (null with one).
+ */
+export function realRow(
+  runDir: string,
+  entry: PointEntry,
+  matrix: Matrix,
+): { row: PointRow; clients: ClientFigures[] | null } {
+  const rp = readRealPoint(runDir, { ...entry }, matrix);
+  return { row: rp.row, clients: rp.clients };
 }
 
 /** What the end-of-run analysis gives back: the verdict line, the files, the gate and the `--json` summary. */

@@ -3,8 +3,9 @@
 // that is in a stream twice (a batch retried across a Redis restart) is written once.
 
 import type { Redis } from 'ioredis';
-import { ATTEMPT_FIELDS, CALL_FIELDS, redisKeys } from '../contract/index.ts';
+import { ATTEMPT_FIELDS, CALL_FIELDS, pointRedisKeys, redisKeys } from '../contract/index.ts';
 import { AtomicWriter, writeFileAtomicSync } from './atomic-file.ts';
+import { mergeClientStatuses } from './clients-status.ts';
 import { SeenRecords } from './seen-records.ts';
 
 /** Entries fetched per XRANGE: big enough to amortise the round trip, small enough to bound memory. */
@@ -99,7 +100,8 @@ export interface DrainTarget {
 
 /**
  * Drains one point to disk, then deletes its keys. Nothing is deleted unless every file was written.
- * `extra` fields (e.g. the target's recorder counters) are added to status.json.
+ * `extra` fields (e.g. the target's recorder counters) are added to status.json. A point of `clients` load
+ * generators has one status hash each: status.json holds their merge and, under `clients`, each one's own.
  */
 export async function drainPoint(
   redis: Redis,
@@ -107,22 +109,31 @@ export async function drainPoint(
   slug: string,
   to: DrainTarget,
   extra: Record<string, unknown> = {},
+  clients = 1,
 ): Promise<DrainResult> {
   const keys = redisKeys(run, slug);
   const calls = await drainStream(redis, keys.calls, to.calls, CALL_FIELDS.join(','));
   const attempts = await drainStream(redis, keys.attempts, to.attempts, ATTEMPT_FIELDS.join(','), true);
-  const status = parseStatusHash(await redis.hgetall(keys.status));
+  const status =
+    clients === 1
+      ? parseStatusHash(await redis.hgetall(keys.status))
+      : mergeClientStatuses(
+          await Promise.all(
+            Array.from({ length: clients }, async (_, i) =>
+              parseStatusHash(await redis.hgetall(keys.clientStatus(i, clients))),
+            ),
+          ),
+        );
   const duplicates = { calls: calls.duplicates, attempts: attempts.duplicates };
   writeFileAtomicSync(
     to.status,
     `${JSON.stringify({ ...(status ?? {}), ...extra, duplicates_removed: duplicates }, null, 2)}\n`,
   );
-  await redis.del(keys.calls, keys.attempts, keys.status);
+  await redis.del(...pointRedisKeys(run, slug, clients));
   return { calls: calls.lines, attempts: attempts.lines, duplicates, status };
 }
 
 /** True when any key of the point exists (left behind by an interrupted run). */
-export async function pointHasKeys(redis: Redis, run: string, slug: string): Promise<boolean> {
-  const k = redisKeys(run, slug);
-  return (await redis.exists(k.calls, k.attempts, k.status)) > 0;
+export async function pointHasKeys(redis: Redis, run: string, slug: string, clients = 1): Promise<boolean> {
+  return (await redis.exists(...pointRedisKeys(run, slug, clients))) > 0;
 }

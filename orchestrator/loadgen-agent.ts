@@ -1,4 +1,5 @@
-// The load generator as an agent: one process per point, started on the load-generator host.
+// The load generator as an agent: one process per point — or K of them for a point with `clients: K`,
+// each sending its share of the calls — started on the load-generator host.
 import { availableParallelism } from 'node:os';
 import type { Point } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
@@ -21,6 +22,9 @@ export interface LoadgenArgs {
   slug: string;
   /** Wall-time cap of the point (the generator stops early and marks the point collapsed). */
   maxSeconds: number;
+  /** This process is client `client` of `clients` (default 0 of 1: the point's only load generator). */
+  client?: number;
+  clients?: number;
 }
 
 /** The real-time priority the embedded load generator runs at (SCHED_FIFO, low among real-time tasks). */
@@ -63,6 +67,18 @@ export async function loadgenLauncher(host: Host, local: boolean): Promise<Loadg
 }
 
 /**
+ * How one of a point's `clients` load generators is launched: at real-time priority only while they leave
+ * the machine a core — K generators polling under SCHED_FIFO on K cores would starve the target and Redis.
+ * A remote host's launcher is empty already.
+ */
+export function launcherFor(deployed: Deployed, clients: number, cores = availableParallelism()): Deployed {
+  if (clients > 1 && clients >= cores && (deployed.launcher?.length ?? 0) > 0) {
+    return { ...deployed, launcher: [] };
+  }
+  return deployed;
+}
+
+/**
  * The command line of the load generator for one point (configuration and model as JSON). The Redis URL
  * (it may hold a password) is not on it: startLoadgen passes it in the environment.
  */
@@ -95,7 +111,13 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
     // Progress reaches the orchestrator through Redis; the log keeps only what went wrong.
     '--quiet',
     ...(p.dims?.transport === 'grpc' ? ['--transport', 'grpc', '--grpc-target', a.grpcTarget ?? ''] : []),
+    ...((a.clients ?? 1) > 1 ? ['--client', String(a.client ?? 0), '--clients', String(a.clients)] : []),
   ];
+}
+
+/** The agent name (and log name) of a point's load generator: one per point, or one per client of K. */
+export function loadgenName(slug: string, client = 0, clients = 1): string {
+  return clients === 1 ? `loadgen-${slug}` : `loadgen-${slug}-c${client}`;
 }
 
 /** A started load generator. */
@@ -112,7 +134,7 @@ export async function startLoadgen(
   a: LoadgenArgs,
   registry: AgentRegistry,
 ): Promise<LoadgenProcess> {
-  const name = `loadgen-${a.slug}`;
+  const name = loadgenName(a.slug, a.client, a.clients);
   const pid = await startAgent(
     host,
     'loadgen',

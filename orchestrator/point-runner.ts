@@ -1,17 +1,25 @@
-// Measures one point: reset the target, run the load generator, watch it, then move its data from Redis
-// to raw/ and check that nothing was lost. Returns what happened; the run records it.
+// Measures one point: reset the target, run its load generator (or its K load generators, one per client),
+// watch them, then move its data from Redis to raw/ and check that nothing was lost. Returns what happened;
+// the run records it.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rawFilesAt, rawPaths, redisKeys } from '../contract/index.ts';
+import { pointClients } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { Deployed } from './deploy.ts';
 import { type DrainResult, drainPoint, pointHasKeys } from './drain.ts';
 import type { Host } from './hosts/index.ts';
-import { type LoadgenProcess, loadgenLogTail, startLoadgen, stopLoadgen } from './loadgen-agent.ts';
+import {
+  type LoadgenProcess,
+  launcherFor,
+  loadgenLogTail,
+  startLoadgen,
+  stopLoadgen,
+} from './loadgen-agent.ts';
 import type { PlannedPoint } from './plan.ts';
-import { type StatusSnapshot, watchPoint } from './point-watch.ts';
+import { type StatusSnapshot, watchGenerators } from './point-watch.ts';
 import type { RedisService } from './redis-service.ts';
 import type { RunFolder } from './run-folder.ts';
 import type { TargetAgent } from './target-agent.ts';
@@ -62,7 +70,9 @@ export type PointOutcome =
 export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<PointOutcome> {
   const p = pp.point;
   const keys = redisKeys(d.run, pp.slug);
-  let lg: LoadgenProcess | null = null;
+  const K = pointClients(p);
+  // Every started generator is in this list until it is stopped: an abort or an error stops all of them.
+  let lgs: LoadgenProcess[] = [];
   // Where a point's time goes beyond its schedule (ms per phase), for the log and for tuning.
   const phases: Record<string, number> = {};
   let mark = Date.now();
@@ -74,11 +84,12 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
   try {
     if (await d.target.ensure())
       d.note(`target server was not answering; restarted it (pid ${d.target.pid})`);
-    if (await pointHasKeys(d.redis.client, d.run, pp.slug)) {
+    if (await pointHasKeys(d.redis.client, d.run, pp.slug, K)) {
       // An interrupted earlier attempt of this point: keep its data aside rather than delete it unseen.
       const dir = join(d.folder.rawDir, 'interrupted');
       mkdirSync(dir, { recursive: true });
-      await drainPoint(d.redis.client, d.run, pp.slug, rawFilesAt(dir, `${pp.slug}.${Date.now()}`));
+      const to = rawFilesAt(dir, `${pp.slug}.${Date.now()}`);
+      await drainPoint(d.redis.client, d.run, pp.slug, to, {}, K);
       d.note(`moved Redis data of an interrupted earlier attempt of ${pp.key} to ${dir}`);
     }
     await d.target.client.prepare({
@@ -91,28 +102,37 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     });
     phase('prepare');
     const capMs = pp.expectedMs * d.timing.capFactor + d.timing.slackMs;
-    lg = await startLoadgen(
-      d.loadgenHost,
-      {
-        deployed: d.loadgen,
-        targetUrl: d.target.url,
-        ...(d.target.grpcAddress === null ? {} : { grpcTarget: d.target.grpcAddress }),
-        point: p,
-        redisUrl: d.redis.url,
-        redisCaFile: await d.redis.caFileOn(d.loadgenHost),
-        run: d.run,
-        slug: pp.slug,
-        maxSeconds: capMs / 1000,
-      },
-      d.registry,
-    );
-    const started = lg;
-    const outcome = await watchPoint({
+    // One host for every client (the hosts file names one load-generator host); each process has its own
+    // pipeline, and the start barrier in Redis lines their schedules up.
+    const redisCaFile = await d.redis.caFileOn(d.loadgenHost);
+    for (let client = 0; client < K; client++) {
+      lgs.push(
+        await startLoadgen(
+          d.loadgenHost,
+          {
+            deployed: launcherFor(d.loadgen, K),
+            targetUrl: d.target.url,
+            ...(d.target.grpcAddress === null ? {} : { grpcTarget: d.target.grpcAddress }),
+            point: p,
+            redisUrl: d.redis.url,
+            redisCaFile,
+            run: d.run,
+            slug: pp.slug,
+            maxSeconds: capMs / 1000,
+            ...(K === 1 ? {} : { client, clients: K }),
+          },
+          d.registry,
+        ),
+      );
+    }
+    const outcome = await watchGenerators({
       redis: d.redis.client,
-      statusKey: keys.status,
-      loadgenAlive: () => started.host.isAlive(started.pid),
+      generators: lgs.map((lg, client) => ({
+        statusKey: keys.clientStatus(client, K),
+        alive: () => lg.host.isAlive(lg.pid),
+        log: () => loadgenLogTail(lg),
+      })),
       targetAlive: () => d.target.isAlive(),
-      loadgenLog: () => loadgenLogTail(started),
       signal: d.signal,
       onStatus: d.onStatus,
       timeoutMs: capMs + d.timing.startupMs + 10_000,
@@ -120,16 +140,23 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       startupMs: d.timing.startupMs,
     });
     phase('measure');
-    await finishLoadgen(lg, outcome.kind === 'done', d.registry);
-    lg = null;
+    await finishLoadgens(lgs, outcome.kind === 'done', d.registry);
+    lgs = [];
     phase('loadgenExit');
     const targetRecorder = await finishTarget(d.target, d.note);
     const targetCheck = targetRecorder === null ? null : await targetSelfCheck(d.target);
     phase('targetFlush');
-    const drained = await drainPoint(d.redis.client, d.run, pp.slug, rawPaths(d.folder.dir, pp.slug), {
-      ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
-      ...(targetCheck ? { target_check: targetCheck } : {}),
-    });
+    const drained = await drainPoint(
+      d.redis.client,
+      d.run,
+      pp.slug,
+      rawPaths(d.folder.dir, pp.slug),
+      {
+        ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
+        ...(targetCheck ? { target_check: targetCheck } : {}),
+      },
+      K,
+    );
     phase('drain');
     const dup = drained.duplicates;
     if (dup.calls + dup.attempts > 0) {
@@ -143,17 +170,21 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     if (lost) return { kind: 'failed', reason: lost, drained };
     return { kind: 'done', drained, phases };
   } catch (err) {
-    if (lg) await finishLoadgen(lg, false, d.registry).catch(() => {});
+    await finishLoadgens(lgs, false, d.registry).catch(() => {});
     if (d.signal.aborted) return { kind: 'interrupted', reason: String(d.signal.reason) };
     return { kind: 'failed', reason: (err as Error).message, drained: null };
   }
 }
 
-/** Lets a finished generator exit on its own for a moment (its data is already in Redis), else stops it. */
-async function finishLoadgen(lg: LoadgenProcess, done: boolean, registry: AgentRegistry): Promise<void> {
+/** Lets finished generators exit on their own for a moment (their data is in Redis), else stops them. */
+async function finishLoadgens(lgs: LoadgenProcess[], done: boolean, registry: AgentRegistry): Promise<void> {
   const deadline = Date.now() + (done ? 500 : 0);
-  while (Date.now() < deadline && (await lg.host.isAlive(lg.pid))) await sleep(50);
-  await stopLoadgen(lg, registry);
+  await Promise.all(
+    lgs.map(async (lg) => {
+      while (Date.now() < deadline && (await lg.host.isAlive(lg.pid))) await sleep(50);
+      await stopLoadgen(lg, registry);
+    }),
+  );
 }
 
 /**

@@ -1,7 +1,13 @@
 // The run's written record: manifest.json (each point's state), points.csv (sim and real rows in plan
 // order) and run.log, kept consistent through interruptions. Raw files come first, then the rows, then
 // the state, so a crash between two writes leaves a point pending (re-measured), never half-recorded.
-import { type Manifest, type PointEntry, type PointRow, rowKey } from '../contract/index.ts';
+import {
+  type ClientFigures,
+  type Manifest,
+  type PointEntry,
+  type PointRow,
+  rowKey,
+} from '../contract/index.ts';
 import type { PlannedPoint } from './plan.ts';
 import type { RunFolder } from './run-folder.ts';
 
@@ -71,19 +77,25 @@ export class RunRecord {
     this.folder.event('point-interrupted', { key: pp.key });
   }
 
-  /** A point ended: its rows (sim always, real when done), then its state. `reason` null = done. */
+  /**
+   * A point ended: its rows (sim always, real when done), then its state. `reason` null = done. `clients`:
+   * each load generator's figures when several measured the point.
+   */
   finished(
     pp: PlannedPoint,
     sim: PointRow | undefined,
     real: PointRow | null,
     reason: string | null,
     log = {},
+    clients: ClientFigures[] | null = null,
   ): void {
     this.rows.set(pp.key, { sim, ...(reason === null && real ? { real } : {}) });
     this.folder.writePoints(this.orderedRows());
     const e = this.entry(pp);
     e.state = reason === null ? 'done' : 'failed';
     if (reason !== null) e.reason = reason;
+    if (clients !== null) e.clients = clients;
+    else delete e.clients;
     e.endedAt = new Date().toISOString();
     this.save();
     this.folder.event(reason === null ? 'point-done' : 'point-failed', {

@@ -2,9 +2,9 @@
 // validates everything it can before touching a host; execute() does the work and always cleans up.
 
 import { relative, resolve } from 'node:path';
-import { type Manifest, type PointRow, rowKey } from '../contract/index.ts';
+import { type ClientFigures, type Manifest, type PointRow, rowKey } from '../contract/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
-import { type Matrix, parseMatrix, pointClients } from '../model/index.ts';
+import { type Matrix, parseMatrix } from '../model/index.ts';
 import { Agents } from './agents.ts';
 import { type FinishedAnalysis, finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
@@ -83,12 +83,6 @@ export async function createRun(o: RunOptions): Promise<Run> {
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
   checkReplicasRunnable(matrix, hostsFile, hostsPath);
   const plan = planPoints(matrix);
-  const split = plan.find((p) => pointClients(p.point) > 1);
-  if (split) {
-    throw new RunOptionError(
-      `point ${split.key}: clients ${pointClients(split.point)} — the real side runs one load generator per point so far; simulate several clients with \`hedgebench simulate\`, or measure with clients [1]`,
-    );
-  }
   if (manifest) {
     const planned = plan.map((p) => p.key).join('\n');
     if (manifest.points.map((p) => p.key).join('\n') !== planned) {
@@ -283,18 +277,23 @@ class RunImpl implements Run {
       }
       let reason = outcome.kind === 'failed' ? outcome.reason : null;
       let real: PointRow | null = null;
+      let clients: ClientFigures[] | null = null;
       if (reason === null) {
         try {
-          real = realRow(folder.dir, record.entry(pp), this.matrix);
+          ({ row: real, clients } = realRow(folder.dir, record.entry(pp), this.matrix));
         } catch (err) {
           reason = `its raw files could not be turned into a row: ${(err as Error).message}`;
         }
       }
       const calls = outcome.kind === 'failed' ? (outcome.drained?.calls ?? 0) : outcome.drained.calls;
-      record.finished(pp, sim.get(pp.key), real, reason, {
-        calls,
-        phasesMs: outcome.kind === 'done' ? outcome.phases : undefined,
-      });
+      record.finished(
+        pp,
+        sim.get(pp.key),
+        real,
+        reason,
+        { calls, phasesMs: outcome.kind === 'done' ? outcome.phases : undefined },
+        clients,
+      );
       const at = `[${progress.position}/${pending.length}] ${pp.key}`;
       this.say(reason === null ? `${at}: done (${calls} calls measured)` : `${at}: FAILED: ${reason}`);
     }

@@ -20,7 +20,7 @@ export {
   type WorkReply,
   type WorkRequest,
 } from './grpc-service.ts';
-export { connectRedis, redactText, redactUrl, redisFromUrl } from './redis-url.ts';
+export { connectRedis, redactText, redactUrl, redisFromUrl, waitForReady } from './redis-url.ts';
 export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';
 export { isLocalTargetHost } from './target-host.ts';

@@ -23,6 +23,7 @@ import {
   ArrivalSchedule,
   addBalancer,
   buildPipeline,
+  clientOfCall,
   type Point,
   type PoolStats,
   pointClients,
@@ -235,7 +236,7 @@ class PointSimulation {
         tl.inFlight[k] = pool.inFlight;
       }
     }
-    const c = i % this.pipelines.length;
+    const c = clientOfCall(i, this.pipelines.length);
     const state = this.pipelines[c].newCall(i);
     this.calls[c](state, 1, (o) => this.finish(state, o));
     if (this.next >= this.point.calls) return;
