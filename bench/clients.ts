@@ -10,13 +10,13 @@
 
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { LoadResult } from '../loadgen/index.ts';
 import type { ModelParams } from '../model/index.ts';
-import { buildLoadgenBundle, cpuPressure, startTrivialServer } from './loadgen-process.ts';
+import { buildLoadgenBundle, machineLoad, startTrivialServer } from './loadgen-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -70,11 +70,7 @@ async function runPoint(
 }
 
 async function main(): Promise<void> {
-  console.log(
-    `node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? '?'}, load average ${loadavg()
-      .map((x) => x.toFixed(1))
-      .join(' ')}, ${cpuPressure()}`,
-  );
+  console.log(`node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? '?'}, ${machineLoad()}`);
   console.log(
     `point: ${values.config}, ${RATE} calls/s in total, ${CALLS} calls (20 % warm-up), timer ${values.timer}`,
   );
@@ -100,11 +96,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(`\n${verdicts.join('\n')}`);
-    console.log(
-      `load average at the end ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}, ${cpuPressure()}`,
-    );
+    console.log(`at the end: ${machineLoad()}`);
   } finally {
     child.kill();
     rmSync(dirname(bundle), { recursive: true, force: true });

@@ -4,7 +4,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -57,4 +57,11 @@ export function cpuPressure(): string {
   } catch {
     return 'CPU pressure n/a';
   }
+}
+
+/** The load average and CPU pressure, for the figures' context (printed before and after). */
+export function machineLoad(): string {
+  return `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}, ${cpuPressure()}`;
 }

@@ -16,13 +16,13 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, setPriority } from 'node:os';
+import { cpus, setPriority } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { LoadResult } from '../loadgen/index.ts';
 import type { ModelParams } from '../model/index.ts';
-import { buildLoadgenBundle, cpuPressure, startTrivialServer } from './loadgen-process.ts';
+import { buildLoadgenBundle, machineLoad, startTrivialServer } from './loadgen-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -112,9 +112,7 @@ const passes = (r: LoadResult): boolean =>
 
 async function main(): Promise<void> {
   console.log(
-    `node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? '?'}, load average ${loadavg()
-      .map((x) => x.toFixed(1))
-      .join(' ')}, ${cpuPressure()}${NICE === null ? '' : `, nice ${NICE}`}`,
+    `node ${process.version}, ${cpus().length}× ${cpus()[0]?.model ?? '?'}, ${machineLoad()}${NICE === null ? '' : `, nice ${NICE}`}`,
   );
   bundle = await buildLoadgenBundle();
   const { child, url } = await startTrivialServer(NICE);
@@ -177,11 +175,7 @@ async function main(): Promise<void> {
         `| ${timer} | ${r.overhead?.n ?? 0} | ${f(r.overhead?.p50Ms)} | ${f(r.overhead?.p99Ms)} | ${f(r.latency.p50Ms)} | ${f(r.latency.p99Ms)} | ${f(r.selfCheck.sendLag.p99Ms)} |`,
       );
     }
-    console.log(
-      `\nload average at the end ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}, ${cpuPressure()}`,
-    );
+    console.log(`\nat the end: ${machineLoad()}`);
   } finally {
     child.kill();
     rmSync(dirname(bundle), { recursive: true, force: true });

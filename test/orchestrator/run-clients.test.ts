@@ -56,6 +56,18 @@ interface ClientStatusJson {
   };
 }
 
+/** A run of `matrixFile` into `out`, on the test's Redis, printing nothing. */
+function createClientsRun(matrixFile: string, out: string) {
+  return createRun({
+    matrixFile,
+    out,
+    redisUrl: redisServer.url,
+    cwd: dir,
+    stderr: quiet,
+    stdout: quiet,
+  });
+}
+
 function writeMatrix(name: string, calls: number): { path: string; json: object } {
   const json = {
     name,
@@ -77,14 +89,7 @@ describe('hedgebench run with clients [1, 2], everything on this machine', () =>
     const calls = 400;
     const { path: matrixFile, json } = writeMatrix('clients', calls);
     const out = join(dir, 'run-k');
-    const run = await createRun({
-      matrixFile,
-      out,
-      redisUrl: redisServer.url,
-      cwd: dir,
-      stderr: quiet,
-      stdout: quiet,
-    });
+    const run = await createClientsRun(matrixFile, out);
     expect(run.plan.map((p) => p.key)).toEqual([
       'hedge, default budget|0.30|ignore|1',
       'hedge, default budget|0.30|ignore|1|k=2',
@@ -162,14 +167,7 @@ describe('hedgebench run with clients [1, 2], everything on this machine', () =>
     // Long enough (~6 s of schedule at load 0.3) to be interrupted mid-point.
     const { path: matrixFile } = writeMatrix('clients-abort', 2000);
     const out = join(dir, 'run-abort');
-    const run = await createRun({
-      matrixFile,
-      out,
-      redisUrl: redisServer.url,
-      cwd: dir,
-      stderr: quiet,
-      stdout: quiet,
-    });
+    const run = await createClientsRun(matrixFile, out);
     const k2 = run.plan[1]!;
     const running = run.execute();
     const keys = redisKeys(basename(out), k2.slug);
