@@ -4,6 +4,7 @@
 // (waiting for the hedge, queue wait, service). The parts telescope, so they sum to the latency exactly;
 // the clock offset only moves time between request and response transit.
 
+import { clientOfCall } from '../model/index.ts';
 import type { PointStatus, RawAttempts, RawCalls } from './raw-files.ts';
 
 /** The parts of a call's latency, in timeline order. */
@@ -80,12 +81,34 @@ export function clockOffsetOf(status: PointStatus | null): ClockOffset | null {
   };
 }
 
+/**
+ * Server clock → each call's generator timeline (relative to its generator's t0): one shift for the
+ * point, or, for a point of K load generators (status.json `clients`), client i's own for its calls i ≡ i
+ * (mod K) — each generator has its own t0 and its own offset to the target. Null without an offset.
+ */
+function serverToGenerator(
+  status: PointStatus | null,
+  offset: ClockOffset | null,
+): ((call: number) => number) | null {
+  if (offset === null) return null;
+  const clients = Array.isArray(status?.clients) ? (status.clients as { summary?: unknown }[]) : [];
+  if (clients.length > 1) {
+    const shifts = clients.map((c) => {
+      const o = clockOffsetOf({ summary: c.summary } as PointStatus);
+      return o === null ? Number.NaN : o.offsetMs + o.t0AbsMs;
+    });
+    if (shifts.every(Number.isFinite)) return (call) => shifts[clientOfCall(call, shifts.length)]!;
+  }
+  const shift = offset.offsetMs + offset.t0AbsMs;
+  return () => shift;
+}
+
 /** Splits every ok call of a point into its parts (calls.csv + attempts.csv + the status's clock). */
 export function attribute(calls: RawCalls, attempts: RawAttempts, status: PointStatus | null): Attribution {
   const offset = clockOffsetOf(status);
   // Server clock → generator timeline relative to t0. Without an offset, request transit takes the whole
   // round trip and response transit is 0 (their sum is still right).
-  const toGen = offset === null ? null : offset.offsetMs + offset.t0AbsMs;
+  const toGenOf = serverToGenerator(status, offset);
   const byAttempt = new Map<number, number>();
   // Attempt numbers are ≤ 10 (library limit): one integer key per (call, attempt).
   for (let j = 0; j < attempts.n; j++) byAttempt.set(attempts.call[j] * 16 + attempts.attempt[j], j);
@@ -123,7 +146,7 @@ export function attribute(calls: RawCalls, attempts: RawAttempts, status: PointS
     // Server span of the attempt, from received to response written: one clock, no offset needed.
     const serverSpan = responded - enq;
     const roundTrip = read - written - serverSpan;
-    const reqTransit = toGen === null ? roundTrip : enq - toGen - written;
+    const reqTransit = toGenOf === null ? roundTrip : enq - toGenOf(calls.call[i]) - written;
     parts.send_lag[k] = calls.sendLagMs[i];
     parts.hedge_wait[k] = written - firstWritten;
     parts.request_transit[k] = reqTransit;

@@ -1,6 +1,6 @@
 // The analysis part's public surface: the compare and report commands, and what the orchestrator and tools call.
 
-export { attribute, residualMs } from './attribution.ts';
+export { attribute, clockOffsetOf, residualMs } from './attribution.ts';
 export { renderSvg } from './charts.ts';
 export { claimsCommand, compareCommand, reportCommand } from './commands.ts';
 export { formatSummaryLine } from './compare.ts';

@@ -67,7 +67,8 @@ export function mergeClientStatuses(clients: readonly (Status | null)[]): Status
           dropped: recorders.reduce((t, r) => t + (r?.dropped ?? 0), 0),
           failedBatches: recorders.reduce((t, r) => t + (r?.failedBatches ?? 0), 0),
         },
-    // Client 0's offset to the target: the clients' t0s differ by the start barrier's round trip only.
+    // Client 0's offset to the target, for whoever reads one; attribution reads each client's own (its t0 and
+    // offset), since their t0s differ by the start barrier's round trip.
     clock: summaries[0]?.clock ?? null,
     valid: reasons.length === 0 && summaries.every((s) => s?.valid === true),
     reasons,

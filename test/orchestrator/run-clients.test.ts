@@ -7,7 +7,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCallsCsv } from '../../analysis/index.ts';
+import {
+  attribute,
+  clockOffsetOf,
+  OUTCOME_CODE,
+  readAttemptsCsv,
+  readCallsCsv,
+  readStatusJson,
+  residualMs,
+} from '../../analysis/index.ts';
 import { type Manifest, parsePointsCsv, redisKeys } from '../../contract/index.ts';
 import { parseMatrix, warmupCalls } from '../../model/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
@@ -130,6 +138,20 @@ describe('hedgebench run with clients [1, 2], everything on this machine', () =>
       expect(typeof s.summary.selfCheck.sendLag.p99Ms).toBe('number');
       expect(typeof s.summary.valid).toBe('boolean');
     }
+    // Attribution puts each client's calls on its own timeline (its own t0 and clock offset): every part
+    // adds up, and neither way of the trip is negative beyond the clients' offset uncertainties.
+    const raw = (ext: string) => join(out, 'raw', `${two!.slug}.${ext}`);
+    const st = readStatusJson(raw('status.json'));
+    const at = attribute(c, readAttemptsCsv(raw('attempts.csv')), st);
+    expect(at.missing).toBe(0);
+    expect(at.n).toBe(c.outcome.filter((o) => o === OUTCOME_CODE.ok).length);
+    for (let k = 0; k < at.n; k++) expect(Math.abs(residualMs(at, k))).toBeLessThan(0.01);
+    const offsets = (status.clients as ClientStatusJson[]).map((s) => clockOffsetOf({ summary: s.summary }));
+    expect(offsets.every((o) => o !== null)).toBe(true);
+    const slack = Math.max(...offsets.map((o) => o!.uncertaintyMs)) + 0.002;
+    expect(Math.min(...at.parts.request_transit)).toBeGreaterThan(-slack);
+    expect(Math.min(...at.parts.response_transit)).toBeGreaterThan(-slack);
+
     // The merged summary counts both clients; the K = 1 status has no `clients` and no client index.
     expect(
       status.summary.measured.ok + status.summary.measured.rejected + status.summary.measured.failed,
