@@ -2,7 +2,13 @@
 // a dead target, the time budget, an interruption.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type WatchOptions, watchPoint } from '../../orchestrator/point-watch.ts';
+import {
+  type GeneratorWatch,
+  type StatusSnapshot,
+  type WatchOptions,
+  watchGenerators,
+  watchPoint,
+} from '../../orchestrator/point-watch.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 
 let redisServer: RedisProcess;
@@ -123,5 +129,67 @@ describe('watchPoint', () => {
     const r = await watchPoint({ ...o, signal: ac.signal });
     stop();
     expect(r).toEqual({ kind: 'interrupted', reason: 'interrupted by SIGINT' });
+  });
+});
+
+describe('watchGenerators: the K load generators of a `clients: K` point', () => {
+  function generators(k: number, alive: () => boolean = () => true): GeneratorWatch[] {
+    const base = ++n;
+    return Array.from({ length: k }, (_, i) => ({
+      statusKey: `watch:${base}:${i}`,
+      alive: async () => alive() || i === 0,
+      log: async () => `log of client ${i}`,
+    }));
+  }
+
+  it('shows their summed progress and ends only when every one is done', async () => {
+    const gens = generators(2);
+    const stops = gens.map((g) => heartbeat(g.statusKey, { completed: '10', inflight: '2' }));
+    const seen: StatusSnapshot[] = [];
+    // Client 0 is done early; the point goes on until client 1 is done too.
+    setTimeout(() => {
+      stops[0]!();
+      redis.hset(gens[0]!.statusKey, { state: 'done' }).catch(() => {});
+    }, 300);
+    setTimeout(() => {
+      stops[1]!();
+      redis.hset(gens[1]!.statusKey, { state: 'done' }).catch(() => {});
+    }, 900);
+    const { statusKey: _k, loadgenAlive: _a, loadgenLog: _l, ...common } = options();
+    const r = await watchGenerators({ ...common, generators: gens, onStatus: (s) => seen.push(s) });
+    expect(r).toEqual({ kind: 'done' });
+    const both = seen.find((s) => s.completed === '20');
+    expect(both?.inflight).toBe('4');
+    expect(seen.some((s) => s.state === 'running')).toBe(true);
+    expect(seen.at(-1)?.state).toBe('done');
+  });
+
+  it('fails the point with the failing client’s reason and log; a dead client is named too', async () => {
+    const gens = generators(3);
+    // Clients 0 and 1 run on; client 2 failed (no heartbeat of its own overwrites that).
+    const stops = gens.slice(0, 2).map((g) => heartbeat(g.statusKey));
+    await redis.hset(gens[2]!.statusKey, { state: 'failed', error: 'Redis unusable' });
+    const { statusKey: _k, loadgenAlive: _a, loadgenLog: _l, ...common } = options();
+    const r = await watchGenerators({ ...common, generators: gens });
+    expect(r).toEqual({
+      kind: 'failed',
+      reason: 'the load generator of client 2 (of 3) failed: Redis unusable (log: log of client 2)',
+    });
+
+    let alive = true;
+    const dying = generators(2, () => alive);
+    const more = dying.map((g) => heartbeat(g.statusKey));
+    setTimeout(() => {
+      alive = false;
+    }, 300);
+    const { statusKey: _k2, loadgenAlive: _a2, loadgenLog: _l2, ...common2 } = options({ staleMs: 60_000 });
+    const r2 = await watchGenerators({ ...common2, generators: dying });
+    for (const stop of [...stops, ...more]) stop();
+    expect(r2).toEqual({
+      kind: 'failed',
+      reason: expect.stringMatching(
+        /^the load generator of client 1 \(of 2\) exited before finishing.*log of client 1/,
+      ),
+    });
   });
 });
