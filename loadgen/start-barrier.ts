@@ -1,6 +1,6 @@
 // The start barrier of K load generators sharing one point: each, once warmed up, says it is ready; the
-// last one releases the others. Their t0s then differ by one Redis round trip instead of by their start-up
-// and warm-up times, so the K slices of the schedule reach the target interleaved as the one stream the
+// last one releases the others. Their t0s then differ by how fast each wakes (ms) instead of by their
+// start-up and warm-up times (s), so the K slices of the schedule reach the target interleaved as the one stream the
 // simulator sees. No clock is shared: the hosts' clocks may disagree, Redis's order does not.
 
 import type { Redis } from 'ioredis';

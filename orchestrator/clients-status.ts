@@ -68,7 +68,7 @@ export function mergeClientStatuses(clients: readonly (Status | null)[]): Status
           failedBatches: recorders.reduce((t, r) => t + (r?.failedBatches ?? 0), 0),
         },
     // Client 0's offset to the target, for whoever reads one; attribution reads each client's own (its t0 and
-    // offset), since their t0s differ by the start barrier's round trip.
+    // offset), since their t0s differ by however fast each left the start barrier.
     clock: summaries[0]?.clock ?? null,
     valid: reasons.length === 0 && summaries.every((s) => s?.valid === true),
     reasons,
@@ -99,7 +99,7 @@ function sumRecords(rs: readonly (Record<string, number> | undefined)[]): Record
   return out;
 }
 
-// The clients sample in flight at the same period from t0s one barrier round trip apart: the k-th samples
+// The clients sample in flight at the same period from t0s a few ms apart (the start barrier): the k-th samples
 // are summed, at client 0's times.
 function sumTimelines(ts: readonly Array<[number, number]>[]): Array<[number, number]> {
   const n = Math.min(...ts.map((t) => t.length));
