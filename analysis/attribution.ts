@@ -123,7 +123,9 @@ export function attribute(calls: RawCalls, attempts: RawAttempts, status: PointS
     // Server span of the attempt, from received to response written: one clock, no offset needed.
     const serverSpan = responded - enq;
     const roundTrip = read - written - serverSpan;
-    const reqTransit = toGen === null ? roundTrip : enq - toGen - written;
+    // The offset was measured to replica 0; another replica's clock has its own origin.
+    const onReplica0 = attempts.replica === undefined || attempts.replica[j] === 0;
+    const reqTransit = toGen === null || !onReplica0 ? roundTrip : enq - toGen - written;
     parts.send_lag[k] = calls.sendLagMs[i];
     parts.hedge_wait[k] = written - firstWritten;
     parts.request_transit[k] = reqTransit;

@@ -30,6 +30,7 @@ import type { ComparisonRow } from './comparison-csv.ts';
 import { percentileInterval } from './percentile-ci.ts';
 import { statusInflightTimelineMs } from './raw-files.ts';
 import { hasRawCalls, readRealPoint } from './real-row.ts';
+import type { ReplicaUse } from './replica-use.ts';
 import { type RunManifest, readManifest, readPointsCsv } from './run-folder.ts';
 import type { ServerTimeline } from './server-timeline.ts';
 import { analyzeSimNet, type SimNetAnalysis } from './sim-net.ts';
@@ -54,6 +55,8 @@ export interface PointAnalysis {
   collapse: CollapseEvidence | null;
   /** Where the real calls' latency went; null without raw attempt records. */
   attribution: Attribution | null;
+  /** Each replica's measured use when the point has several; null otherwise. */
+  replicas: ReplicaUse[] | null;
   rows: ComparisonRow[];
   /** The simulator with the run's measured transport (sim-net.ts); absent when not computed. */
   simNet?: PointRow;
@@ -118,6 +121,7 @@ export function pointWithoutMeasurement(
     timeline: null,
     collapse: null,
     attribution: null,
+    replicas: null,
     rows: [],
     simNetRows: [],
   };
@@ -164,6 +168,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
         p.timeline = rp.timeline;
         p.collapse = rp.collapse;
         p.attribution = rp.attribution;
+        p.replicas = rp.replicas;
         const old = realCsv.get(key);
         if (old && formatPointRow(old) !== formatPointRow(rp.row)) {
           notes.push(
