@@ -1,6 +1,6 @@
 // The load generator as an agent: one process per point, started on the load-generator host.
 import { availableParallelism } from 'node:os';
-import type { Point } from '../model/index.ts';
+import { type Point, replicaSetupOf } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
@@ -12,6 +12,8 @@ export interface LoadgenArgs {
   targetUrl: string;
   /** `host:port` of the target's gRPC listener (needed by points over gRPC). */
   grpcTarget?: string;
+  /** URLs of replicas 1..R−1 when the point has R > 1 replicas (`targetUrl` is replica 0). */
+  replicaTargets?: readonly string[];
   point: Point;
   redisUrl: string;
   run: string;
@@ -65,6 +67,8 @@ export async function loadgenLauncher(host: Host, local: boolean): Promise<Loadg
  */
 export function loadgenArgv(a: LoadgenArgs): string[] {
   const p = a.point;
+  const s = replicaSetupOf(p.dims);
+  const replicas = a.replicaTargets ?? [];
   return [
     ...(a.deployed.launcher ?? []),
     a.deployed.node,
@@ -92,6 +96,15 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
     // Progress reaches the orchestrator through Redis; the log keeps only what went wrong.
     '--quiet',
     ...(p.dims?.transport === 'grpc' ? ['--transport', 'grpc', '--grpc-target', a.grpcTarget ?? ''] : []),
+    ...(replicas.length > 0
+      ? [
+          ...replicas.flatMap((url) => ['--replica-target', url]),
+          '--balancer',
+          s.balancer,
+          '--hedge-to',
+          s.hedgeTo,
+        ]
+      : []),
   ];
 }
 

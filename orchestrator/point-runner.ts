@@ -1,5 +1,5 @@
-// Measures one point: reset the target, run the load generator, watch it, then move its data from Redis
-// to raw/ and check that nothing was lost. Returns what happened; the run records it.
+// Measures one point: reset its targets (one per replica), run the load generator, watch it, then move its
+// data from Redis to raw/ and check that nothing was lost. Returns what happened; the run records it.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { type DrainResult, drainPoint, pointHasKeys } from './drain.ts';
 import type { Host } from './hosts/index.ts';
 import { type LoadgenProcess, loadgenLogTail, startLoadgen, stopLoadgen } from './loadgen-agent.ts';
 import type { PlannedPoint } from './plan.ts';
+import { PointTargets } from './point-targets.ts';
 import { type StatusSnapshot, watchPoint } from './point-watch.ts';
 import type { RedisService } from './redis-service.ts';
 import type { RunFolder } from './run-folder.ts';
@@ -40,7 +41,8 @@ export interface PointDeps {
   folder: RunFolder;
   run: string;
   redis: RedisService;
-  target: TargetAgent;
+  /** The run's target servers, replica 0 first; a point uses as many as it has replicas. */
+  targets: readonly TargetAgent[];
   loadgenHost: Host;
   loadgen: Deployed;
   registry: AgentRegistry;
@@ -72,31 +74,29 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     mark = now;
   };
   try {
-    if (await d.target.ensure())
-      d.note(`target server was not answering; restarted it (pid ${d.target.pid})`);
+    const targets = new PointTargets(d.targets, p);
+    const replicas = targets.setup.replicas;
+    await targets.ensure(d.note);
     if (await pointHasKeys(d.redis.client, d.run, pp.slug)) {
       // An interrupted earlier attempt of this point: keep its data aside rather than delete it unseen.
       const dir = join(d.folder.rawDir, 'interrupted');
       mkdirSync(dir, { recursive: true });
-      await drainPoint(d.redis.client, d.run, pp.slug, rawFilesAt(dir, `${pp.slug}.${Date.now()}`));
+      const to = rawFilesAt(dir, `${pp.slug}.${Date.now()}`);
+      await drainPoint(d.redis.client, d.run, pp.slug, to, {}, replicas);
       d.note(`moved Redis data of an interrupted earlier attempt of ${pp.key} to ${dir}`);
     }
-    await d.target.client.prepare({
-      workers: p.model.workers,
-      model: { ...p.model, service: p.model.service ?? null },
-      seed: p.seed,
-      cancellation: p.cancellation,
-      run: d.run,
-      slug: pp.slug,
-    });
+    await targets.prepare(d.run, pp.slug);
     phase('prepare');
     const capMs = pp.expectedMs * d.timing.capFactor + d.timing.slackMs;
+    const [targetUrl, ...replicaTargets] = targets.urls;
+    const grpc = targets.used[0].grpcAddress;
     lg = await startLoadgen(
       d.loadgenHost,
       {
         deployed: d.loadgen,
-        targetUrl: d.target.url,
-        ...(d.target.grpcAddress === null ? {} : { grpcTarget: d.target.grpcAddress }),
+        targetUrl,
+        replicaTargets,
+        ...(grpc === null ? {} : { grpcTarget: grpc }),
         point: p,
         redisUrl: d.redis.url,
         run: d.run,
@@ -110,7 +110,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       redis: d.redis.client,
       statusKey: keys.status,
       loadgenAlive: () => started.host.isAlive(started.pid),
-      targetAlive: () => d.target.isAlive(),
+      targetAlive: () => targets.alive(),
       loadgenLog: () => loadgenLogTail(started),
       signal: d.signal,
       onStatus: d.onStatus,
@@ -122,13 +122,20 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     await finishLoadgen(lg, outcome.kind === 'done', d.registry);
     lg = null;
     phase('loadgenExit');
-    const targetRecorder = await finishTarget(d.target, d.note);
-    const targetCheck = targetRecorder === null ? null : await targetSelfCheck(d.target);
+    const targetRecorder = await targets.finish(d.note);
+    const targetCheck = targetRecorder === null ? null : await targets.selfCheck();
     phase('targetFlush');
-    const drained = await drainPoint(d.redis.client, d.run, pp.slug, rawPaths(d.folder.dir, pp.slug), {
-      ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
-      ...(targetCheck ? { target_check: targetCheck } : {}),
-    });
+    const drained = await drainPoint(
+      d.redis.client,
+      d.run,
+      pp.slug,
+      rawPaths(d.folder.dir, pp.slug),
+      {
+        ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
+        ...(targetCheck ? { target_check: targetCheck } : {}),
+      },
+      replicas,
+    );
     phase('drain');
     const dup = drained.duplicates;
     if (dup.calls + dup.attempts > 0) {
@@ -153,47 +160,6 @@ async function finishLoadgen(lg: LoadgenProcess, done: boolean, registry: AgentR
   const deadline = Date.now() + (done ? 500 : 0);
   while (Date.now() < deadline && (await lg.host.isAlive(lg.pid))) await sleep(50);
   await stopLoadgen(lg, registry);
-}
-
-/**
- * Closes the point on the target (flushing its attempt records); null when the target is gone. A target
- * that cannot drain its queue is restarted, so the next point starts on an idle server.
- */
-async function finishTarget(
-  target: TargetAgent,
-  note: (text: string) => void,
-): Promise<Record<string, unknown> | null> {
-  if (!(await target.isAlive())) return null;
-  try {
-    return await target.client.finishPoint();
-  } catch (err) {
-    note(`${(err as Error).message}; restarting the target server`);
-    await target.restart();
-    return null;
-  }
-}
-
-/**
- * The target's own figures of the point just measured (its counters run from the point's reset): hold
- * overshoot and event-loop delay, which the analysis checks against the matrix's thresholds. Null when the
- * target cannot say (gone, or restarted: its counters would then describe nothing).
- */
-async function targetSelfCheck(target: TargetAgent): Promise<Record<string, unknown> | null> {
-  try {
-    const s = await target.client.stats();
-    const pick = [
-      'holdErrorMs',
-      'responseDelayMs',
-      'eventLoopDelayMs',
-      'eventLoopUtilisation',
-      'cpu',
-      'utilisation',
-      'sinceResetMs',
-    ];
-    return Object.fromEntries(pick.filter((k) => k in s).map((k) => [k, s[k]]));
-  } catch {
-    return null;
-  }
 }
 
 /** Why the records on disk are not the whole point, or null when nothing was lost. */
