@@ -15,6 +15,10 @@
 # HB_LAB_ID=N (0..254, default 0) makes a separate lab: names hbN-*, subnet 198.18.N.0/24. Id 0 is the
 # documented one: hb-target/hb-loadgen/hb-redis, bridge hb-br0, 198.18.0.0/24. Tests use their own id, so a
 # user's lab and test labs never collide. `down` and `status` read the id from DIR/lab.env when it exists.
+#
+# HB_LAB_TARGETS=N (1..16, default 1) makes N target hosts, one per replica of a matrix with `replicas`: the
+# first is hb-target (.2) as always, replica r is hb-target<r> at .(4+r); hosts.json then lists them all under
+# "target". With the default, everything (hosts.json included) is exactly the one-target lab.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,12 +83,20 @@ if [ "$cmd" != up ] && [ -f "$DIR/lab.env" ]; then
 fi
 [[ $lab_id =~ ^[0-9]{1,3}$ ]] && [ "$lab_id" -le 254 ] || die "HB_LAB_ID must be a number from 0 to 254, got '$lab_id'"
 if [ "$lab_id" -eq 0 ]; then prefix=hb; else prefix="hb$lab_id"; fi
+lab_targets=${HB_LAB_TARGETS:-1}
+if [ "$cmd" != up ] && [ -f "$DIR/lab.env" ]; then
+  lab_targets=$(sed -n 's/^HB_LAB_TARGETS=\([0-9]\{1,2\}\)$/\1/p' "$DIR/lab.env")
+  lab_targets=${lab_targets:-1}
+fi
+[[ $lab_targets =~ ^[0-9]{1,2}$ ]] && [ "$lab_targets" -ge 1 ] && [ "$lab_targets" -le 16 ] || die "HB_LAB_TARGETS must be a number of target hosts from 1 to 16, got '$lab_targets'"
+# Replica r > 0 runs on host target<r>; its veth names stay within the kernel's 15 characters up to hb254v-target16.
+for ((r = 1; r < lab_targets; r++)); do ROLES+=("target$r"); done
 net="198.18.$lab_id"
 bridge="$prefix-br0"
 ns_of() { echo "$prefix-$1"; }
 veth_of() { echo "${prefix}v-$1"; }
 addr_of() {
-  case $1 in target) echo "$net.2" ;; loadgen) echo "$net.3" ;; redis) echo "$net.4" ;; esac
+  case $1 in target) echo "$net.2" ;; loadgen) echo "$net.3" ;; redis) echo "$net.4" ;; target*) echo "$net.$((4 + ${1#target}))" ;; esac
 }
 
 ns_exists() { ip netns list | awk '{print $1}' | grep -qx "$1"; }
@@ -108,8 +120,19 @@ kill_ns_pids() {
   sleep 0.2
 }
 
+# Target hosts of a bigger lab whose lab.env is gone: found by their namespace names, so `down` misses none.
+add_found_targets() {
+  local ns role
+  for ns in $(ip netns list | awk '{print $1}'); do
+    role=${ns#"$prefix-"}
+    [[ $ns == "$prefix-$role" && $role =~ ^target[0-9]+$ ]] || continue
+    [[ " ${ROLES[*]} " == *" $role "* ]] || ROLES+=("$role")
+  done
+}
+
 lab_down() {
   local role ns veth pidfile pid
+  add_found_targets
   for role in "${ROLES[@]}"; do
     ns=$(ns_of "$role")
     veth=$(veth_of "$role")
@@ -201,7 +224,7 @@ EOF
 }
 
 lab_up() {
-  local role ns veth addr hostdir pid i shared
+  local role ns veth addr hostdir pid i shared r
   command -v ssh-keygen >/dev/null || die "ssh-keygen is missing; install openssh-client: apt-get install openssh-client"
   [ -x /usr/sbin/sshd ] || die "/usr/sbin/sshd is missing; install Debian's openssh-server: apt-get install openssh-server"
   # sshd (StrictModes) refuses an authorized_keys file below a folder others can write to, such as /tmp.
@@ -221,6 +244,7 @@ lab_up() {
   mkdir -p "$DIR/keys" "$DIR/hosts"
   chmod 700 "$DIR/keys"
   printf 'HB_LAB_ID=%s\n' "$lab_id" >"$DIR/lab.env"
+  [ "$lab_targets" -eq 1 ] || printf 'HB_LAB_TARGETS=%s\n' "$lab_targets" >>"$DIR/lab.env"
 
   # Keys for this lab alone: one client key (authorised for root) and a host key per host.
   ssh-keygen -q -t ed25519 -N '' -C "hedgebench-lab-client" -f "$DIR/keys/client_ed25519"
@@ -292,11 +316,23 @@ Host $net.*
 EOF
   chmod 600 "$DIR/ssh_config"
 
+  local target_json="{ \"ssh\": \"root@$net.2\", \"workDir\": \"$DIR/hosts/$prefix-target/work\", \"address\": \"$net.2\", \"port\": 7400 }"
+  if [ "$lab_targets" -gt 1 ]; then
+    target_json="[
+    $target_json"
+    for ((r = 1; r < lab_targets; r++)); do
+      addr=$(addr_of "target$r")
+      target_json="$target_json,
+    { \"ssh\": \"root@$addr\", \"workDir\": \"$DIR/hosts/$prefix-target$r/work\", \"address\": \"$addr\", \"port\": 7400 }"
+    done
+    target_json="$target_json
+  ]"
+  fi
   cat >"$DIR/hosts.json" <<EOF
 {
   "sshConfig": "$DIR/ssh_config",
   "connectTimeoutSeconds": 5,
-  "target": { "ssh": "root@$net.2", "workDir": "$DIR/hosts/$prefix-target/work", "address": "$net.2", "port": 7400 },
+  "target": $target_json,
   "loadgen": { "ssh": "root@$net.3", "workDir": "$DIR/hosts/$prefix-loadgen/work", "address": "$net.3" },
   "redis": { "ssh": "root@$net.4", "workDir": "$DIR/hosts/$prefix-redis/work", "address": "$net.4", "port": 6379 }
 }
