@@ -146,7 +146,9 @@ export function attribute(calls: RawCalls, attempts: RawAttempts, status: PointS
     // Server span of the attempt, from received to response written: one clock, no offset needed.
     const serverSpan = responded - enq;
     const roundTrip = read - written - serverSpan;
-    const reqTransit = toGenOf === null ? roundTrip : enq - toGenOf(calls.call[i]) - written;
+    // The offset was measured to replica 0; another replica's clock has its own origin.
+    const onReplica0 = attempts.replica === undefined || attempts.replica[j] === 0;
+    const reqTransit = toGenOf === null || !onReplica0 ? roundTrip : enq - toGenOf(calls.call[i]) - written;
     parts.send_lag[k] = calls.sendLagMs[i];
     parts.hedge_wait[k] = written - firstWritten;
     parts.request_transit[k] = reqTransit;

@@ -7,6 +7,7 @@ import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
   type AttemptEnd,
+  attemptFields,
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
   type CallOutcome,
@@ -51,6 +52,8 @@ export interface RawAttempts {
   serviceMs: Float64Array;
   /** When the server wrote the response (NaN: none sent, or an older file). */
   respondedMs: Float64Array;
+  /** Which replica served each attempt; absent when the point has one replica (the file has no such column). */
+  replica?: Float64Array;
 }
 
 /**
@@ -61,7 +64,8 @@ function scanner(
   path: string,
   fields: readonly string[],
   added: readonly string[],
-): { sc: CsvScanner; F: number; full: boolean } {
+  also: readonly string[] = [],
+): { sc: CsvScanner; F: number; full: boolean; header: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -71,8 +75,9 @@ function scanner(
   const sc = new CsvScanner(text, path);
   const header = fields.join(',');
   const older = fields.filter((f) => !added.includes(f)).join(',');
-  const full = sc.header(header, [older]) === header;
-  return { sc, F: full ? fields.length : fields.length - added.length, full };
+  const first = sc.header(header, [older, ...also]);
+  const full = first !== older;
+  return { sc, F: first.split(',').length, full, header: first };
 }
 
 const ENDS: readonly AttemptEnd[] = ['served', 'cancelled-queued', 'cancelled-in-service'];
@@ -112,10 +117,15 @@ export function readCallsCsv(path: string): RawCalls {
   return c;
 }
 
-/** Reads raw/<slug>.attempts.csv (header = ATTEMPT_FIELDS, or the older one without ATTEMPT_FIELDS_ADDED). */
+/**
+ * Reads raw/<slug>.attempts.csv (header = ATTEMPT_FIELDS, the older one without ATTEMPT_FIELDS_ADDED, or
+ * that of a point with several replicas, which ends in the replica column).
+ */
 export function readAttemptsCsv(path: string): RawAttempts {
-  const { sc, F, full } = scanner(path, ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED);
+  const replicated = attemptFields(2).join(',');
+  const { sc, F, full, header } = scanner(path, ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED, [replicated]);
   const n = sc.countRecords();
+  const replica = header === replicated ? new Float64Array(n) : undefined;
   const a: RawAttempts = {
     n,
     call: new Float64Array(n),
@@ -127,6 +137,7 @@ export function readAttemptsCsv(path: string): RawAttempts {
     worker: new Float64Array(n),
     serviceMs: new Float64Array(n),
     respondedMs: new Float64Array(n).fill(Number.NaN),
+    ...(replica ? { replica } : {}),
   };
   for (let i = 0; i < n; i++) {
     a.call[i] = sc.num(F);
@@ -138,6 +149,7 @@ export function readAttemptsCsv(path: string): RawAttempts {
     a.worker[i] = sc.num(F);
     a.serviceMs[i] = sc.num(F);
     if (full) a.respondedMs[i] = sc.num(F);
+    if (replica) replica[i] = sc.num(F);
     sc.endRecord(F);
   }
   return a;

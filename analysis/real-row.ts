@@ -14,7 +14,7 @@ import {
   type RowContext,
   rawPaths,
 } from '../contract/index.ts';
-import { type Matrix, pointClients, warmupCalls } from '../model/index.ts';
+import { type Matrix, pointClients, replicaSetupOf, warmupCalls } from '../model/index.ts';
 import { type Attribution, attribute } from './attribution.ts';
 import { clientFigures } from './client-figures.ts';
 import { RawFileError } from './errors.ts';
@@ -22,7 +22,6 @@ import { fidelityReasons } from './fidelity.ts';
 import {
   OUTCOME_CODE,
   type PointStatus,
-  type RawAttempts,
   type RawCalls,
   readAttemptsCsv,
   readCallsCsv,
@@ -30,6 +29,7 @@ import {
   statusInflightTimelineMs,
   statusSendLagP99,
 } from './raw-files.ts';
+import { busyByReplica, type ReplicaUse, replicaUse } from './replica-use.ts';
 import { learnAttemptsFromServer } from './server-attempts.ts';
 import { generatorTimeline, type ServerTimeline, serverTimeline } from './server-timeline.ts';
 
@@ -52,6 +52,8 @@ export interface RealPoint {
   attribution: Attribution | null;
   /** Each load generator's figures when several measured the point (`clients: K`); null with one. */
   clients: ClientFigures[] | null;
+  /** Each replica's use, when the point has several replicas and their attempt records; else null. */
+  replicas: ReplicaUse[] | null;
 }
 
 /** True when the point's calls file exists, i.e. its real row can be recomputed from raw files. */
@@ -68,6 +70,8 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
   // that forgot it, so both readings give the same row.
   const warm = warmupCalls({ calls: entry.calls, warmupFraction: matrix.warmupFraction });
   const calls = filterCalls(all, (i) => all.call[i] >= warm);
+  const setup = replicaSetupOf(entry.dims);
+  const R = setup.replicas;
   const ctx: RowContext = {
     config: entryConfigName(entry),
     load: entry.load,
@@ -75,7 +79,8 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     seed: entry.seed,
     source: 'real',
     calls: entry.calls,
-    workers: matrix.model.workers,
+    // Load and utilisation are against the whole service, R pools of workers (as the simulator counts).
+    workers: matrix.model.workers * R,
     dims: entry.dims,
   };
   const attempts = existsSync(paths.attempts) ? readAttemptsCsv(paths.attempts) : null;
@@ -98,12 +103,15 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
 
   const measured = new Set<number>();
   for (let i = 0; i < calls.n; i++) measured.add(calls.call[i]);
-  const busyMs = attempts ? busyTimeMs(paths.attempts, attempts, measured) : Number.NaN;
+  const busy = attempts ? busyByReplica(paths.attempts, attempts, measured, R) : null;
+  const busyMs = busy ? busy.busyMs.reduce((a, b) => a + b, 0) : Number.NaN;
   const spanMs = calls.n > 1 ? lastIntended - firstIntended : 0;
-  const workers = matrix.model.workers;
+  const workers = ctx.workers;
   let timeline: ServerTimeline | null = null;
   const generatorSamples = statusInflightTimelineMs(status);
-  if (attempts) timeline = serverTimeline(attempts, (c) => measured.has(c));
+  // Each replica records on its own process's clock: one timeline across them would interleave unrelated
+  // times, so a replicated point's queue is read from the generator's in-flight samples (one clock).
+  if (attempts && R === 1) timeline = serverTimeline(attempts, (c) => measured.has(c));
   else if (generatorSamples.length > 0) timeline = generatorTimeline(generatorSamples, workers);
   const collapse =
     timeline && timeline.length > 0
@@ -127,7 +135,7 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
   }
   if (collapse?.collapsed) {
     collapseReasons.push(
-      `${attempts ? 'server records' : 'generator in-flight samples'}: ${collapse.reason}`,
+      `${attempts && R === 1 ? 'server records' : 'generator in-flight samples'}: ${collapse.reason}`,
     );
   }
 
@@ -151,6 +159,7 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     collapse,
     attribution,
     clients: K === 1 ? null : clientFigures(calls, status, ctx, K),
+    replicas: busy && R > 1 ? replicaUse(busy, matrix.model.workers, spanMs, setup.slowReplica) : null,
   };
 }
 
@@ -173,25 +182,6 @@ function invalidReasonsOf(status: PointStatus | null): string[] {
   const dropped = s?.recorder?.dropped ?? 0;
   if (dropped > 0) out.push(`${dropped} records were dropped by the recorder: the sample is incomplete`);
   return out;
-}
-
-/** Σ (end − start) of every started attempt of a measured call (ignore-mode losers included), ms. */
-function busyTimeMs(path: string, a: RawAttempts, measured: ReadonlySet<number>): number {
-  let busy = 0;
-  for (let i = 0; i < a.n; i++) {
-    if (!measured.has(a.call[i])) continue;
-    const s = a.startMs[i];
-    const e = a.endMs[i];
-    // Never started (cancelled while queued) or never ended (the point was stopped): no known service time.
-    if (!Number.isFinite(s) || !Number.isFinite(e)) continue;
-    if (e < s) {
-      throw new RawFileError(
-        `${path} line ${i + 2}: attempt started at ${s} ms has end ${a.endMs[i]}; expected end ≥ start`,
-      );
-    }
-    busy += e - s;
-  }
-  return busy;
 }
 
 function filterCalls(c: RawCalls, keep: (i: number) => boolean): RawCalls {

@@ -9,6 +9,7 @@ import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { configLabel, configLabels } from './point-label.ts';
 import { pointVerdictText } from './point-verdict.ts';
+import { replicaBlocks } from './replica-report.ts';
 import type { Block } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { simNetBlocks } from './sim-net-report.ts';
@@ -342,6 +343,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     ...divergenceBlocks(a),
     { kind: 'heading', level: 2, text: 'Where the time went (attribution)' },
     ...attributionBlocks(a),
+    ...replicaBlocks(a),
     ...simNetBlocks(a),
     { kind: 'heading', level: 2, text: 'Invalid, collapsed and open-ended points' },
     ...reasonsBlock(a),

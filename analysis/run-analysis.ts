@@ -31,6 +31,7 @@ import type { ComparisonRow } from './comparison-csv.ts';
 import { percentileInterval } from './percentile-ci.ts';
 import { statusInflightTimelineMs } from './raw-files.ts';
 import { hasRawCalls, readRealPoint } from './real-row.ts';
+import type { ReplicaUse } from './replica-use.ts';
 import { type RunManifest, readManifest, readPointsCsv } from './run-folder.ts';
 import type { ServerTimeline } from './server-timeline.ts';
 import { analyzeSimNet, type SimNetAnalysis } from './sim-net.ts';
@@ -57,6 +58,8 @@ export interface PointAnalysis {
   attribution: Attribution | null;
   /** Each load generator's figures when several measured the point (`clients: K`); absent with one. */
   clients?: ClientFigures[];
+  /** Each replica's measured use when the point has several; null otherwise. */
+  replicas: ReplicaUse[] | null;
   rows: ComparisonRow[];
   /** The simulator with the run's measured transport (sim-net.ts); absent when not computed. */
   simNet?: PointRow;
@@ -121,6 +124,7 @@ export function pointWithoutMeasurement(
     timeline: null,
     collapse: null,
     attribution: null,
+    replicas: null,
     rows: [],
     simNetRows: [],
   };
@@ -168,6 +172,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
         p.collapse = rp.collapse;
         p.attribution = rp.attribution;
         if (rp.clients !== null) p.clients = rp.clients;
+        p.replicas = rp.replicas;
         const old = realCsv.get(key);
         if (old && formatPointRow(old) !== formatPointRow(rp.row)) {
           notes.push(

@@ -39,8 +39,10 @@ export { RAW_DIR, rawFilesAt, rawPaths } from './raw-paths.ts';
 export {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
+  ATTEMPT_REPLICA_FIELD,
   type AttemptEnd,
   type AttemptRecord,
+  attemptFields,
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
   type CallOutcome,

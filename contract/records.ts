@@ -47,6 +47,8 @@ export interface AttemptRecord {
   serviceMs: number;
   /** When the server wrote the response (NaN when none was sent: cancelled, or its client was gone). */
   respondedMs: number;
+  /** Which replica served it (0..R−1); absent when the point has one replica. */
+  replica?: number;
 }
 
 /** Column order of raw/<slug>.calls.csv and of the calls stream's single `r` field (comma-separated). */
@@ -80,3 +82,14 @@ export const ATTEMPT_FIELDS = [
 
 /** Columns an attempts file written before attribution lacks (readers accept both). */
 export const ATTEMPT_FIELDS_ADDED = ['responded_ms'] as const;
+
+/**
+ * The column an attempts record gains, last, when its point has several replicas: which replica served the
+ * attempt. A point with one replica has no such column, so its files stay as they were.
+ */
+export const ATTEMPT_REPLICA_FIELD = 'replica';
+
+/** Column order of a point's attempts records: ATTEMPT_FIELDS, then `replica` when R > 1. */
+export function attemptFields(replicas: number): readonly string[] {
+  return replicas > 1 ? [...ATTEMPT_FIELDS, ATTEMPT_REPLICA_FIELD] : ATTEMPT_FIELDS;
+}

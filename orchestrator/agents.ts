@@ -1,5 +1,6 @@
 // The agents of a run, brought up in a safe order and always brought down: hosts opened, leftovers of a
-// killed run stopped, Node checked and bundles deployed, Redis started (or reached), target started.
+// killed run stopped, Node checked and bundles deployed, Redis started (or reached), the targets started
+// (one per replica the matrix asks for at most).
 import { AgentRegistry, reapAgents } from './agent-registry.ts';
 import { type Deployed, deployAgent } from './deploy.ts';
 import { freePort } from './free-port.ts';
@@ -23,6 +24,8 @@ export interface AgentsOptions {
   seed: number;
   /** Some point goes over gRPC: the target also opens a gRPC port. */
   grpc?: boolean;
+  /** Target servers to run: the most replicas of any point (default 1). */
+  replicas?: number;
   say: (text: string) => void;
 }
 
@@ -32,7 +35,8 @@ export class Agents {
   hosts: RunHosts | undefined;
   loadgen: Deployed | undefined;
   redis: RedisService | undefined;
-  target: TargetAgent | undefined;
+  /** Replica r's target server is `targets[r]`; filled in as they start. */
+  readonly targets: TargetAgent[] = [];
 
   constructor(private readonly o: AgentsOptions) {
     this.lease = new AgentLease(o.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
@@ -42,7 +46,7 @@ export class Agents {
 
   /** Opens the hosts, stops what a killed run left behind and puts this run's lease on every host. */
   async open(): Promise<RunHosts> {
-    const hosts = await openHosts(this.o.hostsFile, this.o.folder.dir);
+    const hosts = await openHosts(this.o.hostsFile, this.o.folder.dir, this.o.replicas ?? 1);
     this.hosts = hosts;
     for (const a of await reapAgents(this.registry, hostMap(hosts))) {
       this.o.say(
@@ -64,49 +68,61 @@ export class Agents {
   async deploy(): Promise<Deployed> {
     const hosts = this.hosts!;
     const local = hosts.mode === 'local';
-    const [target, deployed, how] = await Promise.all([
-      deployAgent(hosts.target, 'target', local),
+    // Targets one after another: two replicas may share a machine and working directory, hence the bundle.
+    const deployTargets = async () => {
+      const out: Deployed[] = [];
+      for (const t of hosts.targets) out.push(await deployAgent(t, 'target', local));
+      return out;
+    };
+    const [targets, deployed, how] = await Promise.all([
+      deployTargets(),
       deployAgent(hosts.loadgen, 'loadgen', local),
       loadgenLauncher(hosts.loadgen, local),
     ]);
     const loadgen: Deployed = { ...deployed, launcher: how.launcher };
     this.o.folder.event('loadgen-priority', { launcher: how.launcher.join(' '), note: how.note });
     this.loadgen = loadgen;
-    this.targetDeployed = target;
+    this.targetsDeployed = targets;
     return loadgen;
   }
-  private targetDeployed: Deployed | undefined;
+  private targetsDeployed: Deployed[] = [];
 
-  /** Starts (or reaches) Redis, then the target server. */
-  async start(): Promise<{ redis: RedisService; target: TargetAgent }> {
+  /** Starts (or reaches) Redis, then the target servers (replica 0 first). */
+  async start(): Promise<{ redis: RedisService; targets: TargetAgent[] }> {
     const hosts = this.hosts!;
     const redis = await this.startRedis(hosts);
     this.redis = redis;
-    const target = await TargetAgent.start({
-      host: hosts.target,
-      deployed: this.targetDeployed!,
-      port: hosts.targetPort ?? (await freePort(hosts.target.address)),
-      redisUrl: redis.url,
-      redisCaFile: await redis.caFileOn(hosts.target),
-      workers: this.o.workers,
-      seed: this.o.seed,
-      // A hosts file names the HTTP port; gRPC takes the next one there (a free one on this machine).
-      ...(this.o.grpc
-        ? {
-            grpcPort:
-              hosts.targetPort !== undefined ? hosts.targetPort + 1 : await freePort(hosts.target.address),
-          }
-        : {}),
-      registry: this.registry,
+    for (const [r, host] of hosts.targets.entries()) {
+      const port = hosts.targetPorts?.[r];
+      const target = await TargetAgent.start({
+        host,
+        deployed: this.targetsDeployed[r]!,
+        port: port ?? (await freePort(host.address)),
+        redisUrl: redis.url,
+        redisCaFile: await redis.caFileOn(host),
+        workers: this.o.workers,
+        seed: this.o.seed,
+        // A hosts file names the HTTP port; gRPC takes the next one there (a free one on this machine). Only
+        // replica 0 serves gRPC: a point over gRPC has one replica (replica-check.ts).
+        ...(this.o.grpc && r === 0
+          ? { grpcPort: port !== undefined ? port + 1 : await freePort(host.address) }
+          : {}),
+        registry: this.registry,
+      });
+      this.targets.push(target);
+    }
+    const urls = this.targets.map((t) => t.url);
+    this.o.folder.event('agents-started', {
+      target: urls[0],
+      ...(urls.length > 1 ? { targets: urls } : {}),
+      redis: redis.display,
     });
-    this.target = target;
-    this.o.folder.event('agents-started', { target: target.url, redis: redis.display });
-    return { redis, target };
+    return { redis, targets: this.targets };
   }
 
   /** Stops every agent this run started (and any still recorded), then closes the hosts. Never throws. */
   async down(): Promise<void> {
-    await this.target?.dispose().catch(() => {});
+    for (const t of this.targets) await t.dispose().catch(() => {});
     await this.redis?.stop().catch(() => {});
     if (this.hosts) await reapAgents(this.registry, hostMap(this.hosts)).catch(() => []);
     // Last: an agent on a host that could not be reached above stops by itself when its lease lapses.
@@ -132,7 +148,7 @@ export class Agents {
 /** Hosts by name (each role's Host has its own name, even when two roles share a machine). */
 function hostMap(hosts: RunHosts): Map<string, Host> {
   const m = new Map<string, Host>([
-    [hosts.target.name, hosts.target],
+    ...hosts.targets.map((t): [string, Host] => [t.name, t]),
     [hosts.loadgen.name, hosts.loadgen],
   ]);
   if (!isRedisUrl(hosts.redis)) m.set(hosts.redis.name, hosts.redis);

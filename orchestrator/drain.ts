@@ -3,7 +3,7 @@
 // that is in a stream twice (a batch retried across a Redis restart) is written once.
 
 import type { Redis } from 'ioredis';
-import { ATTEMPT_FIELDS, CALL_FIELDS, pointRedisKeys, redisKeys } from '../contract/index.ts';
+import { attemptFields, CALL_FIELDS, pointRedisKeys, redisKeys } from '../contract/index.ts';
 import { AtomicWriter, writeFileAtomicSync } from './atomic-file.ts';
 import { mergeClientStatuses } from './clients-status.ts';
 import { SeenRecords } from './seen-records.ts';
@@ -102,6 +102,7 @@ export interface DrainTarget {
  * Drains one point to disk, then deletes its keys. Nothing is deleted unless every file was written.
  * `extra` fields (e.g. the target's recorder counters) are added to status.json. A point of `clients` load
  * generators has one status hash each: status.json holds their merge and, under `clients`, each one's own.
+ * A point with several `replicas` has attempt records that say which replica served each (contract/records.ts).
  */
 export async function drainPoint(
   redis: Redis,
@@ -110,10 +111,12 @@ export async function drainPoint(
   to: DrainTarget,
   extra: Record<string, unknown> = {},
   clients = 1,
+  replicas = 1,
 ): Promise<DrainResult> {
   const keys = redisKeys(run, slug);
   const calls = await drainStream(redis, keys.calls, to.calls, CALL_FIELDS.join(','));
-  const attempts = await drainStream(redis, keys.attempts, to.attempts, ATTEMPT_FIELDS.join(','), true);
+  const header = attemptFields(replicas).join(',');
+  const attempts = await drainStream(redis, keys.attempts, to.attempts, header, true);
   const status =
     clients === 1
       ? parseStatusHash(await redis.hgetall(keys.status))

@@ -1,7 +1,7 @@
 // The load generator as an agent: one process per point — or K of them for a point with `clients: K`,
 // each sending its share of the calls — started on the load-generator host.
 import { availableParallelism } from 'node:os';
-import type { Point } from '../model/index.ts';
+import { type Point, replicaSetupOf } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
@@ -14,6 +14,8 @@ export interface LoadgenArgs {
   targetUrl: string;
   /** `host:port` of the target's gRPC listener (needed by points over gRPC). */
   grpcTarget?: string;
+  /** URLs of replicas 1..R−1 when the point has R > 1 replicas (`targetUrl` is replica 0). */
+  replicaTargets?: readonly string[];
   point: Point;
   redisUrl: string;
   /** The CA of a rediss:// Redis, on the load generator's host (RedisService.caFileOn); absent = none needed. */
@@ -84,6 +86,8 @@ export function launcherFor(deployed: Deployed, clients: number, cores = availab
  */
 export function loadgenArgv(a: LoadgenArgs): string[] {
   const p = a.point;
+  const s = replicaSetupOf(p.dims);
+  const replicas = a.replicaTargets ?? [];
   return [
     ...(a.deployed.launcher ?? []),
     a.deployed.node,
@@ -111,6 +115,15 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
     // Progress reaches the orchestrator through Redis; the log keeps only what went wrong.
     '--quiet',
     ...(p.dims?.transport === 'grpc' ? ['--transport', 'grpc', '--grpc-target', a.grpcTarget ?? ''] : []),
+    ...(replicas.length > 0
+      ? [
+          ...replicas.flatMap((url) => ['--replica-target', url]),
+          '--balancer',
+          s.balancer,
+          '--hedge-to',
+          s.hedgeTo,
+        ]
+      : []),
     ...((a.clients ?? 1) > 1 ? ['--client', String(a.client ?? 0), '--clients', String(a.clients)] : []),
   ];
 }

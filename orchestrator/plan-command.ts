@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { defaultMatrixPath } from './paths.ts';
 import { estimatePlan, formatPlan, loadMatrixFile, planPoints } from './plan.ts';
+import { replicaPlanNotes } from './replica-check.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied. */
 export async function printPlan(o: {
@@ -14,6 +15,8 @@ export async function printPlan(o: {
   const file = resolve(o.matrixFile ?? defaultMatrixPath());
   const matrix = await loadMatrixFile(file, { calls: o.calls, seed: o.seed });
   const estimate = estimatePlan(planPoints(matrix));
+  // Settings that change nothing are allowed; the plan says so, as the run does (stderr: stdout is the plan).
+  for (const note of replicaPlanNotes(matrix)) process.stderr.write(`hedgebench: ${note}\n`);
   if (o.json) {
     process.stdout.write(
       `${JSON.stringify({ matrix: matrix.name, matrixFile: file, ...estimate }, null, 2)}\n`,

@@ -1,6 +1,6 @@
-// Measures one point: reset the target, run its load generator (or its K load generators, one per client),
-// watch them, then move its data from Redis to raw/ and check that nothing was lost. Returns what happened;
-// the run records it.
+// Measures one point: reset its targets (one per replica), run its load generator (or its K load generators,
+// one per client), watch them, then move its data from Redis to raw/ and check that nothing was lost. Returns
+// what happened; the run records it.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import {
   stopLoadgen,
 } from './loadgen-agent.ts';
 import type { PlannedPoint } from './plan.ts';
+import { PointTargets } from './point-targets.ts';
 import { type StatusSnapshot, watchGenerators } from './point-watch.ts';
 import type { RedisService } from './redis-service.ts';
 import type { RunFolder } from './run-folder.ts';
@@ -48,7 +49,8 @@ export interface PointDeps {
   folder: RunFolder;
   run: string;
   redis: RedisService;
-  target: TargetAgent;
+  /** The run's target servers, replica 0 first; a point uses as many as it has replicas. */
+  targets: readonly TargetAgent[];
   loadgenHost: Host;
   loadgen: Deployed;
   registry: AgentRegistry;
@@ -82,37 +84,34 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     mark = now;
   };
   try {
-    if (await d.target.ensure())
-      d.note(`target server was not answering; restarted it (pid ${d.target.pid})`);
+    const targets = new PointTargets(d.targets, p);
+    const replicas = targets.setup.replicas;
+    await targets.ensure(d.note);
     if (await pointHasKeys(d.redis.client, d.run, pp.slug, K)) {
       // An interrupted earlier attempt of this point: keep its data aside rather than delete it unseen.
       const dir = join(d.folder.rawDir, 'interrupted');
       mkdirSync(dir, { recursive: true });
       const to = rawFilesAt(dir, `${pp.slug}.${Date.now()}`);
-      await drainPoint(d.redis.client, d.run, pp.slug, to, {}, K);
+      await drainPoint(d.redis.client, d.run, pp.slug, to, {}, K, replicas);
       d.note(`moved Redis data of an interrupted earlier attempt of ${pp.key} to ${dir}`);
     }
-    await d.target.client.prepare({
-      workers: p.model.workers,
-      model: { ...p.model, service: p.model.service ?? null },
-      seed: p.seed,
-      cancellation: p.cancellation,
-      run: d.run,
-      slug: pp.slug,
-    });
+    await targets.prepare(d.run, pp.slug);
     phase('prepare');
     const capMs = pp.expectedMs * d.timing.capFactor + d.timing.slackMs;
     // One host for every client (the hosts file names one load-generator host); each process has its own
-    // pipeline, and the start barrier in Redis lines their schedules up.
+    // pipeline, and the start barrier in Redis lines their schedules up. Each balances over the replicas.
     const redisCaFile = await d.redis.caFileOn(d.loadgenHost);
+    const [targetUrl, ...replicaTargets] = targets.urls;
+    const grpc = targets.used[0].grpcAddress;
     for (let client = 0; client < K; client++) {
       lgs.push(
         await startLoadgen(
           d.loadgenHost,
           {
             deployed: launcherFor(d.loadgen, K),
-            targetUrl: d.target.url,
-            ...(d.target.grpcAddress === null ? {} : { grpcTarget: d.target.grpcAddress }),
+            targetUrl,
+            replicaTargets,
+            ...(grpc === null ? {} : { grpcTarget: grpc }),
             point: p,
             redisUrl: d.redis.url,
             redisCaFile,
@@ -132,7 +131,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
         alive: () => lg.host.isAlive(lg.pid),
         log: () => loadgenLogTail(lg),
       })),
-      targetAlive: () => d.target.isAlive(),
+      targetAlive: () => targets.alive(),
       signal: d.signal,
       onStatus: d.onStatus,
       timeoutMs: capMs + d.timing.startupMs + 10_000,
@@ -143,8 +142,8 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     await finishLoadgens(lgs, outcome.kind === 'done', d.registry);
     lgs = [];
     phase('loadgenExit');
-    const targetRecorder = await finishTarget(d.target, d.note);
-    const targetCheck = targetRecorder === null ? null : await targetSelfCheck(d.target);
+    const targetRecorder = await targets.finish(d.note);
+    const targetCheck = targetRecorder === null ? null : await targets.selfCheck();
     phase('targetFlush');
     const drained = await drainPoint(
       d.redis.client,
@@ -156,6 +155,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
         ...(targetCheck ? { target_check: targetCheck } : {}),
       },
       K,
+      replicas,
     );
     phase('drain');
     const dup = drained.duplicates;
@@ -185,47 +185,6 @@ async function finishLoadgens(lgs: LoadgenProcess[], done: boolean, registry: Ag
       await stopLoadgen(lg, registry);
     }),
   );
-}
-
-/**
- * Closes the point on the target (flushing its attempt records); null when the target is gone. A target
- * that cannot drain its queue is restarted, so the next point starts on an idle server.
- */
-async function finishTarget(
-  target: TargetAgent,
-  note: (text: string) => void,
-): Promise<Record<string, unknown> | null> {
-  if (!(await target.isAlive())) return null;
-  try {
-    return await target.client.finishPoint();
-  } catch (err) {
-    note(`${(err as Error).message}; restarting the target server`);
-    await target.restart();
-    return null;
-  }
-}
-
-/**
- * The target's own figures of the point just measured (its counters run from the point's reset): hold
- * overshoot and event-loop delay, which the analysis checks against the matrix's thresholds. Null when the
- * target cannot say (gone, or restarted: its counters would then describe nothing).
- */
-async function targetSelfCheck(target: TargetAgent): Promise<Record<string, unknown> | null> {
-  try {
-    const s = await target.client.stats();
-    const pick = [
-      'holdErrorMs',
-      'responseDelayMs',
-      'eventLoopDelayMs',
-      'eventLoopUtilisation',
-      'cpu',
-      'utilisation',
-      'sinceResetMs',
-    ];
-    return Object.fromEntries(pick.filter((k) => k in s).map((k) => [k, s[k]]));
-  } catch {
-    return null;
-  }
 }
 
 /** Why the records on disk are not the whole point, or null when nothing was lost. */

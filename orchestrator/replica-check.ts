@@ -4,40 +4,32 @@
 import { type Matrix, MatrixInvalidError, replicaNotes } from '../model/index.ts';
 import type { HostsFile } from './hosts/index.ts';
 
-/** Target hosts a hosts file offers (one `target` entry today). */
-export function targetHostCount(_hosts: HostsFile): number {
-  return 1;
+/** Target hosts a hosts file offers: replica r runs on its r-th (`"target": [...]`; one host = 1). */
+export function targetHostCount(hosts: HostsFile): number {
+  return hosts.targets.length;
 }
 
 /**
  * Throws MatrixInvalidError when the matrix asks the real clock for what it cannot do: more replicas than
- * target hosts in the hosts file, or — not wired yet on the real side — replicas, correlated stragglers or a
- * slow replica at all. `hedgebench simulate` runs every one of them.
+ * target hosts in the hosts file (locally, each replica is its own target-server process, so any number
+ * runs), or replicas over gRPC (the load generator balances across replicas over HTTP/1.1 only).
+ * `hedgebench simulate` runs every one of them.
  */
 export function checkReplicasRunnable(m: Matrix, hosts: HostsFile | undefined, hostsPath?: string): void {
   const issues: string[] = [];
   const most = Math.max(...(m.replicas ?? [1]));
-  if (most > 1) {
-    if (hosts !== undefined) {
-      const n = targetHostCount(hosts);
-      const file = hostsPath === undefined ? 'the hosts file' : `the hosts file ${hostsPath}`;
+  if (most > 1 && hosts !== undefined) {
+    const n = targetHostCount(hosts);
+    const file = hostsPath === undefined ? 'the hosts file' : `the hosts file ${hostsPath}`;
+    if (most > n) {
       issues.push(
-        `replicas: ${most} is above the ${n} target host${n === 1 ? '' : 's'} in ${file}; list at most ${n}, or simulate the replicas with \`hedgebench simulate\``,
-      );
-    } else {
-      issues.push(
-        `replicas: ${most}: the real clock runs one target per point for now; leave replicas out (or [1]) for \`hedgebench run\`, and simulate the replicas with \`hedgebench simulate\``,
+        `replicas: ${most} is above the ${n} target host${n === 1 ? '' : 's'} in ${file}; list at most ${n}, or list ${most} target hosts there ("target": [{…}, …], one per replica; scripts/lab.sh makes them with HB_LAB_TARGETS=${most}), or simulate the replicas with \`hedgebench simulate\``,
       );
     }
   }
-  if ((m.correlation ?? []).some((c) => c > 0)) {
+  if (most > 1 && (m.transport ?? []).includes('grpc')) {
     issues.push(
-      'correlation: the target server draws independent stragglers only for now; leave correlation out (or [0]) for `hedgebench run`, and simulate it with `hedgebench simulate`',
-    );
-  }
-  if ((m.slowReplica ?? []).some((f) => f > 1)) {
-    issues.push(
-      'slowReplica: the real clock has no degraded replica yet; leave slowReplica out (or [1]) for `hedgebench run`, and simulate it with `hedgebench simulate`',
+      `replicas: ${most} with transport grpc: the load generator balances across replicas over HTTP/1.1 only; measure the replicas with transport ["http1"] and gRPC with replicas [1] (two matrices), or simulate both with \`hedgebench simulate\``,
     );
   }
   if (issues.length > 0) {

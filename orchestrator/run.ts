@@ -4,7 +4,7 @@
 import { relative, resolve } from 'node:path';
 import { type ClientFigures, type Manifest, type PointRow, rowKey } from '../contract/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
-import { type Matrix, parseMatrix } from '../model/index.ts';
+import { type Matrix, parseMatrix, replicaSetupOf } from '../model/index.ts';
 import { Agents } from './agents.ts';
 import { type FinishedAnalysis, finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
@@ -159,6 +159,8 @@ class RunImpl implements Run {
       workers: this.matrix.model.workers,
       seed: this.matrix.seeds[0],
       grpc: this.matrix.transport?.includes('grpc') ?? false,
+      // One target server per replica, started once for the run: the most any point asks for.
+      replicas: Math.max(1, ...this.plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
       say: (t) => this.say(t),
     });
     let setupError: unknown;
@@ -173,10 +175,10 @@ class RunImpl implements Run {
       for (const note of replicaPlanNotes(this.matrix)) this.say(`hedgebench: ${note}`);
       const loadgen = await agents.deploy();
       const sim = await simulatePlan(this.plan, folder.simPath);
-      const { redis, target } = await agents.start();
+      const { redis, targets } = await agents.start();
       record.manifest.versions.redisServer = redis.version;
       record.save();
-      await this.measure(pending, record, sim, { hosts, loadgen, redis, target, registry: agents.registry });
+      await this.measure(pending, record, sim, { hosts, loadgen, redis, targets, registry: agents.registry });
     } catch (err) {
       setupError = err;
     } finally {
@@ -248,7 +250,7 @@ class RunImpl implements Run {
     pending: PlannedPoint[],
     record: RunRecord,
     sim: Map<string, PointRow>,
-    a: Pick<PointDeps, 'redis' | 'target' | 'loadgen' | 'registry'> & { hosts: RunHosts },
+    a: Pick<PointDeps, 'redis' | 'targets' | 'loadgen' | 'registry'> & { hosts: RunHosts },
   ): Promise<void> {
     const folder = this.folder;
     const progress = new RunProgress(this.reporter, pending);

@@ -1,5 +1,6 @@
 // The target server as an agent: started on its host with the run's token in a 0600 file, watched, restarted
-// when it died, stopped at the end.
+// when it died, stopped at the end. One per replica; its files are named after its host (`target`,
+// `target-1`…), so replicas sharing a machine and working directory keep apart.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentRegistry } from './agent-registry.ts';
@@ -53,7 +54,7 @@ export class TargetAgent {
     const a = o.host.address;
     const url = `http://${a.includes(':') ? `[${a}]` : a}:${o.port}`;
     const agent = new TargetAgent(o, url, new TargetClient(url, token), 0);
-    await o.host.writeFile('target.token', `${token}\n`, 0o600);
+    await o.host.writeFile(`${o.host.name}.token`, `${token}\n`, 0o600);
     await agent.launch();
     return agent;
   }
@@ -78,7 +79,7 @@ export class TargetAgent {
       '--cancellation',
       'ignore',
       '--token-file',
-      `${host.workDir}/target.token`,
+      `${host.workDir}/${host.name}.token`,
       ...(this.o.grpcPort === undefined ? [] : ['--grpc-port', String(this.o.grpcPort)]),
     ];
     // The Redis URL may hold a password: the environment keeps it off the command line.
@@ -86,7 +87,7 @@ export class TargetAgent {
       host,
       'target',
       argv,
-      { name: 'target', env: redisEnv(this.o.redisUrl, this.o.redisCaFile), match: 'target-server' },
+      { name: host.name, env: redisEnv(this.o.redisUrl, this.o.redisCaFile), match: 'target-server' },
       this.o.registry,
     );
     this.pidNow = pid;
@@ -128,14 +129,16 @@ export class TargetAgent {
 
   /** The last lines of the server's log (for error messages). */
   async logTail(lines = 5): Promise<string> {
-    const text = await this.o.host.readFile('target.log').catch(() => '');
+    const text = await this.o.host.readFile(`${this.o.host.name}.log`).catch(() => '');
     return text.trim().split('\n').slice(-lines).join(' | ') || '(empty log)';
   }
 
   /** Stops the server for good and deletes the token file: a spent secret has no business in a results folder. */
   async dispose(): Promise<void> {
     await this.stop();
-    await this.o.host.exec(['rm', '-f', `${this.o.host.workDir}/target.token`], { timeoutMs: 15_000 });
+    await this.o.host.exec(['rm', '-f', `${this.o.host.workDir}/${this.o.host.name}.token`], {
+      timeoutMs: 15_000,
+    });
   }
 
   /** Stops the server (SIGTERM, then SIGKILL) and forgets its pid. */

@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TargetControlError } from './errors.ts';
 
-/** What PUT /config takes: the model and the point's identity (slug selects the attempts stream). */
+/** What PUT /config takes: the model, the point's identity (slug selects the attempts stream) and its replica. */
 export interface TargetConfig {
   workers: number;
   model: object;
@@ -10,6 +10,13 @@ export interface TargetConfig {
   cancellation: 'ignore' | 'propagate';
   run: string;
   slug: string;
+  /** This target's replica index, of `replicas` (model/replicas.ts). */
+  replica: number;
+  replicas: number;
+  /** Probability that a call's attempts share attempt 1's straggler draw. */
+  correlation: number;
+  /** Factor on replica 0's service times (1 = no slow replica). */
+  slowReplica: number;
 }
 
 /** A client of one target server. The token travels only in the Authorization header. */

@@ -19,6 +19,10 @@
 # HB_LAB_ID=N (0..254, default 0) makes a separate lab: names hbN-*, subnet 198.18.N.0/24. Id 0 is the
 # documented one: hb-target/hb-loadgen/hb-redis, bridge hb-br0, 198.18.0.0/24. Tests use their own id, so a
 # user's lab and test labs never collide. `down` and `status` read the id from DIR/lab.env when it exists.
+#
+# HB_LAB_TARGETS=N (1..16, default 1) makes N target hosts, one per replica of a matrix with `replicas`: the
+# first is hb-target (.2) as always, replica r is hb-target<r> at .(4+r); hosts.json then lists them all under
+# "target". With the default, everything (hosts.json included) is exactly the one-target lab.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -85,12 +89,20 @@ fi
 lab_tls=${HB_LAB_TLS:-1}
 [[ $lab_tls =~ ^[01]$ ]] || die "HB_LAB_TLS must be 1 (Redis over TLS, the default) or 0 (plain TCP), got '$lab_tls'"
 if [ "$lab_id" -eq 0 ]; then prefix=hb; else prefix="hb$lab_id"; fi
+lab_targets=${HB_LAB_TARGETS:-1}
+if [ "$cmd" != up ] && [ -f "$DIR/lab.env" ]; then
+  lab_targets=$(sed -n 's/^HB_LAB_TARGETS=\([0-9]\{1,2\}\)$/\1/p' "$DIR/lab.env")
+  lab_targets=${lab_targets:-1}
+fi
+[[ $lab_targets =~ ^[0-9]{1,2}$ ]] && [ "$lab_targets" -ge 1 ] && [ "$lab_targets" -le 16 ] || die "HB_LAB_TARGETS must be a number of target hosts from 1 to 16, got '$lab_targets'"
+# Replica r > 0 runs on host target<r>; its veth names stay within the kernel's 15 characters up to hb254v-target16.
+for ((r = 1; r < lab_targets; r++)); do ROLES+=("target$r"); done
 net="198.18.$lab_id"
 bridge="$prefix-br0"
 ns_of() { echo "$prefix-$1"; }
 veth_of() { echo "${prefix}v-$1"; }
 addr_of() {
-  case $1 in target) echo "$net.2" ;; loadgen) echo "$net.3" ;; redis) echo "$net.4" ;; esac
+  case $1 in target) echo "$net.2" ;; loadgen) echo "$net.3" ;; redis) echo "$net.4" ;; target*) echo "$net.$((4 + ${1#target}))" ;; esac
 }
 
 ns_exists() { ip netns list | awk '{print $1}' | grep -qx "$1"; }
@@ -114,8 +126,19 @@ kill_ns_pids() {
   sleep 0.2
 }
 
+# Target hosts of a bigger lab whose lab.env is gone: found by their namespace names, so `down` misses none.
+add_found_targets() {
+  local ns role
+  for ns in $(ip netns list | awk '{print $1}'); do
+    role=${ns#"$prefix-"}
+    [[ $ns == "$prefix-$role" && $role =~ ^target[0-9]+$ ]] || continue
+    [[ " ${ROLES[*]} " == *" $role "* ]] || ROLES+=("$role")
+  done
+}
+
 lab_down() {
   local role ns veth pidfile pid
+  add_found_targets
   for role in "${ROLES[@]}"; do
     ns=$(ns_of "$role")
     veth=$(veth_of "$role")
@@ -213,7 +236,7 @@ make_redis_tls() {
 }
 
 lab_up() {
-  local role ns veth addr hostdir pid i shared
+  local role ns veth addr hostdir pid i shared r
   command -v ssh-keygen >/dev/null || die "ssh-keygen is missing; install openssh-client: apt-get install openssh-client"
   [ -x /usr/sbin/sshd ] || die "/usr/sbin/sshd is missing; install Debian's openssh-server: apt-get install openssh-server"
   # sshd (StrictModes) refuses an authorized_keys file below a folder others can write to, such as /tmp.
@@ -233,6 +256,7 @@ lab_up() {
   mkdir -p "$DIR/keys" "$DIR/hosts"
   chmod 700 "$DIR/keys"
   printf 'HB_LAB_ID=%s\n' "$lab_id" >"$DIR/lab.env"
+  [ "$lab_targets" -eq 1 ] || printf 'HB_LAB_TARGETS=%s\n' "$lab_targets" >>"$DIR/lab.env"
 
   # Keys for this lab alone: one client key (authorised for root) and a host key per host.
   ssh-keygen -q -t ed25519 -N '' -C "hedgebench-lab-client" -f "$DIR/keys/client_ed25519"
@@ -311,11 +335,23 @@ EOF
   else
     say "HB_LAB_TLS=0: Redis speaks plain TCP in this lab"
   fi
+  local target_json="{ \"ssh\": \"root@$net.2\", \"workDir\": \"$DIR/hosts/$prefix-target/work\", \"address\": \"$net.2\", \"port\": 7400 }"
+  if [ "$lab_targets" -gt 1 ]; then
+    target_json="[
+    $target_json"
+    for ((r = 1; r < lab_targets; r++)); do
+      addr=$(addr_of "target$r")
+      target_json="$target_json,
+    { \"ssh\": \"root@$addr\", \"workDir\": \"$DIR/hosts/$prefix-target$r/work\", \"address\": \"$addr\", \"port\": 7400 }"
+    done
+    target_json="$target_json
+  ]"
+  fi
   cat >"$DIR/hosts.json" <<EOF
 {
   "sshConfig": "$DIR/ssh_config",
   "connectTimeoutSeconds": 5,
-  "target": { "ssh": "root@$net.2", "workDir": "$DIR/hosts/$prefix-target/work", "address": "$net.2", "port": 7400 },
+  "target": $target_json,
   "loadgen": { "ssh": "root@$net.3", "workDir": "$DIR/hosts/$prefix-loadgen/work", "address": "$net.3" },
   "redis": { "ssh": "root@$net.4", "workDir": "$DIR/hosts/$prefix-redis/work", "address": "$net.4", "port": 6379$redis_tls }
 }

@@ -20,6 +20,8 @@ export interface ServerConfig {
   record: RecordTarget | null;
   /** This server's replica index behind the client's balancer (0 when it is the only one). */
   replica: number;
+  /** How many replicas the client balances across; above 1 each attempt record says which one served it. */
+  replicas: number;
   /** Probability that a call's attempts share attempt 1's straggler draw (model/replicas.ts); 0 = independent. */
   correlation: number;
   /** Factor on the service times when this server is the slow replica (replica 0); 1 = none. */
@@ -40,6 +42,7 @@ export function defaultConfig(): ServerConfig {
     cancellation: 'ignore',
     record: null,
     replica: 0,
+    replicas: 1,
     correlation: 0,
     slowReplica: 1,
   };
@@ -86,6 +89,7 @@ export const configPatchSchema = z
     run: keyPart.nullable(),
     slug: keyPart.nullable(),
     replica: z.number().int('must be a whole number').min(0, 'must be ≥ 0').max(1023, 'must be ≤ 1023'),
+    replicas: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(1024, 'must be ≤ 1024'),
     correlation: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]'),
     slowReplica: z.number().min(1, 'must be ≥ 1 (1 = not slow)').max(100, 'must be ≤ 100'),
   })
@@ -105,7 +109,7 @@ export function parseConfigPatch(body: unknown, source = 'PUT /config'): ConfigP
       const field = where ? `${where}.${i.keys[0]}` : i.keys[0]!;
       throw new BadParameterError(
         field,
-        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, correlation, slowReplica; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
+        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
       );
     }
     const field = where || 'body';
@@ -140,6 +144,14 @@ export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerCon
       `model.stragglerMinMs (${model.stragglerMinMs}) must be ≤ model.stragglerMaxMs (${model.stragglerMaxMs})`,
     );
   }
+  const replica = patch.replica ?? current.replica;
+  const replicas = patch.replicas ?? current.replicas;
+  if (replicas > 1 && replica >= replicas) {
+    throw new BadParameterError(
+      'replica',
+      `replica ${replica} is not one of replicas 0..${replicas - 1}; give replica below replicas (${replicas})`,
+    );
+  }
   let record = current.record;
   if (patch.run === null) record = null;
   else if (patch.run !== undefined && patch.slug) record = { run: patch.run, slug: patch.slug };
@@ -149,7 +161,8 @@ export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerCon
     seed: patch.seed ?? current.seed,
     cancellation: patch.cancellation ?? current.cancellation,
     record,
-    replica: patch.replica ?? current.replica,
+    replica,
+    replicas,
     correlation: patch.correlation ?? current.correlation,
     slowReplica: patch.slowReplica ?? current.slowReplica,
   };

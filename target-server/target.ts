@@ -115,7 +115,9 @@ export class Target {
             worker,
           });
           this.recorder?.add(
-            attemptLine(call, attempt, enqueueMs, startMs, endMs, ended, worker, intendedMs, respondedMs),
+            attemptLine(call, attempt, enqueueMs, startMs, endMs, ended, worker, intendedMs, respondedMs) +
+              // One of several replicas: the record says which (contract/records.ts, ATTEMPT_REPLICA_FIELD).
+              (cfg.replicas > 1 ? `,${cfg.replica}` : ''),
           );
           if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
         },

@@ -67,14 +67,19 @@ export interface RedisTlsFiles {
   key?: string;
 }
 
-/** The three roles of a run, as openHosts returns them. */
+/** The roles of a run, as openHosts returns them. */
 export interface RunHosts {
+  /** The target host of replica 0 (`targets[0]`). */
   target: Host;
+  /** One target host per replica the run deploys (R ≥ 1), replica r = `targets[r]`. */
+  targets: Host[];
   loadgen: Host;
   /** A URL to use as is, or a Host on which the orchestrator starts redis-server. */
   redis: RedisUrl | Host;
   /** Target port from the hosts file (default when absent: chosen by the orchestrator). */
   targetPort?: number;
+  /** Each target's port from the hosts file, in `targets` order (absent locally). */
+  targetPorts?: number[];
   /** Redis port from the hosts file when redis is a Host. */
   redisPort?: number;
   /** Redis over TLS (rediss://) with a CA of the hosts file's; absent = plain, or a CA the system trusts. */
@@ -85,6 +90,11 @@ export interface RunHosts {
   describe(): object;
   /** Closes every Host (idempotent). */
   close(): Promise<void>;
+}
+
+/** The name of replica r's target host: `target` for replica 0 (as with one target), `target-<r>` after. */
+export function targetHostName(replica: number): string {
+  return replica === 0 ? 'target' : `target-${replica}`;
 }
 
 /** True when redis is a URL rather than a Host. */

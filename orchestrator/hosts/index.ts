@@ -2,9 +2,15 @@
 export { checkNode } from './check-node.ts';
 export { HostsFileInvalidError } from './errors.ts';
 export type { Host, RedisTlsFiles, RunHosts, StartOptions } from './host.ts';
-export { isRedisUrl } from './host.ts';
+export { isRedisUrl, targetHostName } from './host.ts';
 export { createLocalHost, isLocalPidAlive } from './local-host.ts';
 export { openHosts } from './open-hosts.ts';
-export { type HostsFile, loadHostsFile, parseDestination, parseHostsFile } from './schema.ts';
+export {
+  type HostsFile,
+  loadHostsFile,
+  parseDestination,
+  parseHostsFile,
+  type TargetEntry,
+} from './schema.ts';
 export { shellJoin, shellQuote } from './shell-quote.ts';
 export { createSshHost, type SshHost } from './ssh-host.ts';

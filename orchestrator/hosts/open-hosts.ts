@@ -1,7 +1,8 @@
-// openHosts: turns "no hosts file" (everything local) or a hosts file (SSH) into the three Hosts of a run.
+// openHosts: turns "no hosts file" (everything local) or a hosts file (SSH) into the Hosts of a run: a
+// target per replica, the load generator and Redis.
 import { join, resolve } from 'node:path';
 import { redactUrl } from '../../runtime/index.ts';
-import type { Host, RedisUrl, RunHosts } from './host.ts';
+import { type Host, type RedisUrl, type RunHosts, targetHostName } from './host.ts';
 import { createLocalHost } from './local-host.ts';
 import { type HostsFile, loadHostsFile } from './schema.ts';
 import { createSshHost } from './ssh-host.ts';
@@ -9,16 +10,22 @@ import { createSshHost } from './ssh-host.ts';
 /**
  * Opens the hosts of a run. Without a hosts file every role is a LocalHost on 127.0.0.1 with its own working
  * directory under `<runDir>/work/<role>`; with one (a path, or an already validated object) every role is an
- * SshHost. Nothing connects yet: the first command does (call checkNode on each to fail early).
+ * SshHost. `replicas` target hosts are opened (locally, as many working directories; with a file, its first
+ * `replicas` targets). Nothing connects yet: the first command does (call checkNode on each to fail early).
  */
 export async function openHosts(
   hostsFile: string | HostsFile | undefined,
   runDir: string,
+  replicas = 1,
 ): Promise<RunHosts> {
-  if (hostsFile === undefined) return localHosts(runDir);
+  if (hostsFile === undefined) return localHosts(runDir, replicas);
   const file = typeof hostsFile === 'string' ? await loadHostsFile(hostsFile) : hostsFile;
   const common = { sshConfig: file.sshConfig, connectTimeoutSeconds: file.connectTimeoutSeconds };
-  const target = createSshHost({ name: 'target', destination: file.target.ssh, ...file.target, ...common });
+  const entries = file.targets.slice(0, Math.max(1, replicas));
+  const targets = entries.map((t, r) =>
+    createSshHost({ name: targetHostName(r), destination: t.ssh, ...t, ...common }),
+  );
+  const target = targets[0];
   const loadgen = createSshHost({
     name: 'loadgen',
     destination: file.loadgen.ssh,
@@ -28,25 +35,29 @@ export async function openHosts(
   const r = file.redis;
   const redis: RedisUrl | Host =
     'url' in r ? { url: r.url } : createSshHost({ name: 'redis', destination: r.ssh, ...r, ...common });
-  const hosts = [target, loadgen, ...('url' in r ? [] : [redis as Host])];
+  const hosts = [...targets, loadgen, ...('url' in r ? [] : [redis as Host])];
+  const describeTarget = (t: HostsFile['target']) => ({
+    ssh: t.ssh,
+    address: t.address,
+    workDir: t.workDir,
+    port: t.port,
+  });
   return {
     mode: 'ssh',
     target,
+    targets,
     loadgen,
     redis,
     targetPort: file.target.port,
+    targetPorts: entries.map((t) => t.port),
     redisPort: 'url' in r ? undefined : r.port,
     ...('url' in r ? (r.ca ? { redisTls: { ca: r.ca } } : {}) : r.tls ? { redisTls: r.tls } : {}),
     describe: () => ({
       mode: 'ssh',
       sshConfig: file.sshConfig,
       connectTimeoutSeconds: file.connectTimeoutSeconds,
-      target: {
-        ssh: file.target.ssh,
-        address: file.target.address,
-        workDir: file.target.workDir,
-        port: file.target.port,
-      },
+      // A file that names one target host is described as before; a list, as the list of those used.
+      target: file.targetList ? entries.map(describeTarget) : describeTarget(file.target),
       loadgen: { ssh: file.loadgen.ssh, address: file.loadgen.address, workDir: file.loadgen.workDir },
       redis:
         'url' in r
@@ -65,14 +76,18 @@ export async function openHosts(
   };
 }
 
-function localHosts(runDir: string): RunHosts {
+function localHosts(runDir: string, replicas: number): RunHosts {
   const work = join(resolve(runDir), 'work');
-  const target = createLocalHost({ name: 'target', workDir: join(work, 'target') });
+  const targets = Array.from({ length: Math.max(1, replicas) }, (_, r) =>
+    createLocalHost({ name: targetHostName(r), workDir: join(work, targetHostName(r)) }),
+  );
+  const target = targets[0];
   const loadgen = createLocalHost({ name: 'loadgen', workDir: join(work, 'loadgen') });
   const redis = createLocalHost({ name: 'redis', workDir: join(work, 'redis') });
   return {
     mode: 'local',
     target,
+    targets,
     loadgen,
     redis,
     describe: () => ({

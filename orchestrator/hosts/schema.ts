@@ -1,4 +1,5 @@
 // The hosts file (JSON, validated with zod): which machine plays target, load generator and Redis, over SSH.
+// `target` is one host, or a list of them: the replicas of a matrix with `replicas` (replica r = entry r).
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
@@ -82,6 +83,8 @@ const redisUrlSchema = z
     path: ['ca'],
   });
 
+const TARGETS_EMPTY = 'must list at least one target host, or be one host object';
+
 /** The whole hosts file. */
 export const hostsFileSchema = z
   .object({
@@ -98,14 +101,38 @@ export const hostsFileSchema = z
       .min(1, 'must be at least 1 second')
       .max(120, 'must be at most 120 seconds')
       .default(5),
-    target: targetSchema,
+    target: z.union([targetSchema, z.array(targetSchema).min(1, TARGETS_EMPTY)]),
     loadgen: hostSchema,
     redis: z.union([redisUrlSchema, redisHostSchema]),
   })
-  .strict();
+  .strict()
+  .superRefine((f, ctx) => {
+    // Two replicas on one address and port would be one server; on one workDir, two logs in one file.
+    const list = Array.isArray(f.target) ? f.target : [f.target];
+    list.forEach((t, i) => {
+      const j = list.findIndex((u) => u.address === t.address && u.port === t.port);
+      if (j < i) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ['target', i, 'port'],
+          message: `is the port of target[${j}] on the same address; give each target host its own address or port`,
+        });
+      }
+    });
+  });
 
-/** A validated hosts file (defaults filled in, sshConfig resolved to an absolute path). */
-export type HostsFile = z.infer<typeof hostsFileSchema>;
+/** One target host of a validated hosts file. */
+export type TargetEntry = z.infer<typeof targetSchema>;
+/**
+ * A validated hosts file (defaults filled in, sshConfig resolved to an absolute path). `target` is the first
+ * target host (replica 0) and `targets` every one, whichever way the file wrote them.
+ */
+export type HostsFile = Omit<z.infer<typeof hostsFileSchema>, 'target'> & {
+  target: TargetEntry;
+  targets: TargetEntry[];
+  /** The file listed its targets (`"target": [...]`) rather than naming one host. */
+  targetList: boolean;
+};
 /** One SSH host entry of a validated hosts file. */
 export type HostEntry = z.infer<typeof hostSchema> & { port?: number };
 
@@ -138,9 +165,11 @@ function showValue(path: (string | number)[], v: unknown): string {
 }
 
 function describeIssue(input: unknown, issue: z.ZodIssue): string {
-  const where = issue.path.length ? issue.path.join('.') : '(top level)';
+  const where = issue.path.length
+    ? issue.path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i > 0 ? `.${k}` : k)).join('')
+    : '(top level)';
   if (issue.code === 'unrecognized_keys') {
-    return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (fields: sshConfig, connectTimeoutSeconds, target, loadgen, redis; a host has ssh, workDir, address, and port for target/redis; redis also tls {ca, cert, key}, or url and ca)`;
+    return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (fields: sshConfig, connectTimeoutSeconds, target, loadgen, redis; a host has ssh, workDir, address, and port for target/redis; redis also tls {ca, cert, key}, or url and ca; target may be a list of hosts)`;
   }
   const got = valueAt(input, issue.path);
   if (issue.code === 'invalid_type' && got === undefined) {
@@ -152,16 +181,22 @@ function describeIssue(input: unknown, issue: z.ZodIssue): string {
 const REDIS_SHAPES =
   'must be either { "url": "redis://host:port" } or { "ssh": "user@host", "workDir": "/abs/path", "address": "...", "port": 6379 }';
 
-/** Replaces a union failure on `redis` by the issues of the branch the user evidently meant (url or host). */
+const TARGET_SHAPES =
+  'must be a host { "ssh": "user@host", "workDir": "/abs/path", "address": "...", "port": 7400 } or a list of such hosts (one per replica)';
+
+/** Replaces a union failure on `target` or `redis` by the issues of the branch the user evidently meant (url or host). */
 function flattenIssues(input: unknown, issues: z.ZodIssue[]): z.ZodIssue[] {
   return issues.flatMap((issue) => {
     if (issue.code !== 'invalid_union') return [issue];
-    const redis = valueAt(input, issue.path);
-    if (redis === null || typeof redis !== 'object' || Array.isArray(redis)) {
-      return [{ ...issue, message: REDIS_SHAPES }];
+    const value = valueAt(input, issue.path);
+    const target = issue.path[0] === 'target';
+    const shapes = target ? TARGET_SHAPES : REDIS_SHAPES;
+    if (value === null || typeof value !== 'object' || (Array.isArray(value) && !target)) {
+      return [{ ...issue, message: shapes }];
     }
-    const branch = 'url' in redis ? 0 : 1;
-    return flattenIssues(input, issue.unionErrors[branch]?.issues ?? [{ ...issue, message: REDIS_SHAPES }]);
+    // `target`: a host object (branch 0) or a list of them (branch 1); `redis`: a URL (0) or a host (1).
+    const branch = target ? (Array.isArray(value) ? 1 : 0) : 'url' in value ? 0 : 1;
+    return flattenIssues(input, issue.unionErrors[branch]?.issues ?? [{ ...issue, message: shapes }]);
   });
 }
 
@@ -172,7 +207,8 @@ export function parseHostsFile(input: unknown, source = 'hosts file'): HostsFile
     const lines = flattenIssues(input, r.error.issues).map((i) => `  - ${describeIssue(input, i)}`);
     throw new HostsFileInvalidError(`${source} is invalid:\n${lines.join('\n')}`, { cause: r.error });
   }
-  return r.data;
+  const list = Array.isArray(r.data.target) ? r.data.target : [r.data.target];
+  return { ...r.data, target: list[0], targets: list, targetList: Array.isArray(r.data.target) };
 }
 
 /** Reads, parses and validates a hosts file; a relative sshConfig is resolved against the file's folder. */

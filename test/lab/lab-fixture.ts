@@ -22,6 +22,7 @@ export const LAB_IDS = {
   labFolder: 14,
   orchestratorE2e: 20,
   leaseE2e: 22,
+  replicasE2e: 23,
 } as const;
 
 /** A running lab. */
@@ -61,10 +62,18 @@ export function warnLabSkipped(suite: string, reason: string): void {
   console.warn(`\n${bar}\n!! SKIPPING ${suite}: ${reason}\n${bar}\n`);
 }
 
-/** Runs scripts/lab.sh with an id and DIR; resolves with its output, rejects with it on a non-zero exit. */
-export async function runLab(cmd: 'up' | 'down' | 'status', id: number, dir: string): Promise<string> {
+/**
+ * Runs scripts/lab.sh with an id and DIR (and `targets` target hosts); resolves with its output, rejects with
+ * it on a non-zero exit.
+ */
+export async function runLab(
+  cmd: 'up' | 'down' | 'status',
+  id: number,
+  dir: string,
+  targets = 1,
+): Promise<string> {
   const r = await execa(LAB_SH, [cmd, dir], {
-    env: { HB_LAB_ID: String(id) },
+    env: { HB_LAB_ID: String(id), ...(targets > 1 ? { HB_LAB_TARGETS: String(targets) } : {}) },
     reject: false,
     all: true,
     timeout: 60_000,
@@ -97,11 +106,14 @@ export function labDir(id: number): string {
   return join(LAB_ROOT, `test-${id}`);
 }
 
-/** Brings up a lab with its own id; call lab.down() in afterAll (it is safe even when up failed part-way). */
-export async function labUp(id: number): Promise<Lab> {
+/**
+ * Brings up a lab with its own id (and `targets` target hosts); call lab.down() in afterAll (it is safe even
+ * when up failed part-way).
+ */
+export async function labUp(id: number, targets = 1): Promise<Lab> {
   const dir = labDir(id);
   const net = `198.18.${id}`;
-  const upOutput = await runLab('up', id, dir);
+  const upOutput = await runLab('up', id, dir, targets);
   return {
     id,
     dir,

@@ -63,6 +63,10 @@ describe.skipIf(skip !== undefined)('scripts/lab.sh', () => {
     expect(r.stderr).toMatch(/lab: error: the lab needs root/);
     const bad = await execa(LAB_SH, ['up', DIR], { env: { HB_LAB_ID: '300' }, reject: false });
     expect(bad.stderr).toMatch(/HB_LAB_ID must be a number from 0 to 254/);
+    for (const n of ['0', '17', 'x']) {
+      const targets = await execa(LAB_SH, ['up', DIR], { env: { HB_LAB_TARGETS: n }, reject: false });
+      expect(targets.stderr).toMatch(/HB_LAB_TARGETS must be a number of target hosts from 1 to 16/);
+    }
     expect(leftovers()).toEqual(clean);
   });
 
@@ -75,6 +79,9 @@ describe.skipIf(skip !== undefined)('scripts/lab.sh', () => {
 
     const file = parseHostsFile(JSON.parse(readFileSync(lab.hostsFile, 'utf8')));
     expect(file.target).toMatchObject({ ssh: `root@${NET}.2`, address: `${NET}.2`, port: 7400 });
+    // One target host by default, written as one host (HB_LAB_TARGETS > 1 writes a list).
+    expect(file.targetList).toBe(false);
+    expect(readFileSync(lab.hostsFile, 'utf8')).toContain(`"target": { "ssh": "root@${NET}.2",`);
     expect(file.redis).toMatchObject({ ssh: `root@${NET}.4`, port: 6379 });
     // Redis over TLS by default: a certificate for the Redis host's address, signed by a CA whose key is gone.
     expect(file.redis).toMatchObject({

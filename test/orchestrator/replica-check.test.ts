@@ -1,10 +1,10 @@
-// Replica settings the real clock cannot honour stop `hedgebench run` before anything starts, with one clear
-// error naming the field; settings that change nothing are allowed and said in the plan output. Real CLI
-// processes (dist/), as in cli-errors.test.ts.
+// Replica settings the real clock cannot honour (more replicas than target hosts, replicas over gRPC) stop
+// `hedgebench run` before anything starts, with one clear error naming the field; settings that change
+// nothing are allowed and said in the plan output. Real CLI processes (dist/), as in cli-errors.test.ts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
+import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 let dir: string;
 
@@ -61,6 +61,58 @@ describe('hedgebench run: replica settings checked before anything starts', () =
     ]);
     expectOneClearError(r, 'HB_MATRIX_INVALID', 'replicas: 4 is above the 1 target host', hosts);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('replicas above a list of target hosts: the error counts them and says how to add more', async () => {
+    const hosts = join(dir, 'hosts-two.json');
+    const h = (n: number) => ({
+      ssh: `root@198.18.0.${n}`,
+      workDir: '/var/tmp/hedgebench-test',
+      address: `198.18.0.${n}`,
+    });
+    writeFileSync(
+      hosts,
+      JSON.stringify({ target: [h(2), h(5)], loadgen: h(3), redis: { url: 'redis://198.18.0.99:6379' } }),
+    );
+    const out = join(dir, 'never-two');
+    const r = await runCli([
+      'run',
+      '--matrix',
+      matrix('four-of-two', { replicas: [4] }),
+      '--hosts',
+      hosts,
+      '--out',
+      out,
+    ]);
+    expectOneClearError(
+      r,
+      'HB_MATRIX_INVALID',
+      'replicas: 4 is above the 2 target hosts',
+      'HB_LAB_TARGETS=4',
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('replicas over gRPC: one error naming replicas and the transport, no run folder', async () => {
+    const out = join(dir, 'never-grpc');
+    const r = await runCli([
+      'run',
+      '--matrix',
+      matrix('grpc', { replicas: [1, 2], transport: ['http1', 'grpc'] }),
+      '--out',
+      out,
+    ]);
+    expectOneClearError(r, 'HB_MATRIX_INVALID', 'replicas: 2 with transport grpc', 'HTTP/1.1 only');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('the replicas preset plans on the real clock: its points, estimate and notes, nothing refused', async () => {
+    const r = await runCli(['run', '--plan', '--matrix', join(ROOT, 'experiments', 'replicas.json')]);
+    expect(r.exitCode).toBe(0);
+    const plan = String(r.stdout);
+    expect(plan).toMatch(/estimated wall time: about/);
+    expect(plan).toContain('hedge, default budget|0.85|propagate|1|r=4|b=least-outstanding|c=1');
+    expect(String(r.stderr)).toContain('note: balancer has no effect on the points with 1 replica');
   });
 
   it('correlation outside [0, 1] and an unknown balancer: errors naming each field', async () => {

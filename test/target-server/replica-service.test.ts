@@ -49,6 +49,8 @@ describe('target server as a replica', () => {
         [{ correlation: 2 }, 'correlation'],
         [{ slowReplica: 0.5 }, 'slowReplica'],
         [{ replica: -1 }, 'replica'],
+        [{ replicas: 0 }, 'replicas'],
+        [{ replica: 2, replicas: 2 }, 'replica 2 is not one of replicas 0..1'],
       ] as const) {
         const r = await call(fx.agent, `${s.url}/config`, { method: 'PUT', body, token });
         expect(r.status).toBe(400);

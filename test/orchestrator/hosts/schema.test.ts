@@ -93,6 +93,38 @@ describe('hosts file schema', () => {
     expect(errorOf([]).message).toContain('(top level)');
   });
 
+  it('takes one target host, or a list of them (one per replica), keeping a one-host file as it was', () => {
+    const one = parseHostsFile(good());
+    expect(one.targets).toEqual([one.target]);
+    expect(one.targetList).toBe(false);
+    const second = { ...good().target, ssh: 'root@198.18.0.5', address: '198.18.0.5' };
+    const two = parseHostsFile({ ...good(), target: [good().target, { ...second, port: undefined }] });
+    expect(two.targetList).toBe(true);
+    expect(two.target).toEqual(good().target);
+    expect(two.targets.map((t) => [t.address, t.port])).toEqual([
+      ['198.18.0.2', 7400],
+      ['198.18.0.5', 7400],
+    ]);
+  });
+
+  it('names the bad field of a listed target host, an empty list, and two targets on one address and port', () => {
+    const second = { ...good().target, ssh: 'root@host;x', address: '198.18.0.5' };
+    const bad = errorOf({ ...good(), target: [good().target, second] }).message;
+    expect(bad).toContain('- target[1].ssh: got "root@host;x"');
+    expect(bad.split('\n')).toHaveLength(2);
+    expect(errorOf({ ...good(), target: [] }).message).toContain(
+      'target: got [], must list at least one target host',
+    );
+    expect(errorOf({ ...good(), target: 'h' }).message).toContain('target: got "h", must be a host');
+    const same = errorOf({ ...good(), target: [good().target, { ...good().target }] }).message;
+    expect(same).toContain('- target[1].port: got 7400, is the port of target[0] on the same address');
+    const otherPort = parseHostsFile({
+      ...good(),
+      target: [good().target, { ...good().target, port: 7402 }],
+    });
+    expect(otherPort.targets).toHaveLength(2);
+  });
+
   it('never echoes a Redis password in an error', () => {
     const e = errorOf({ ...good(), redis: { url: 'redis://user:s3cret@bad host:6379' } });
     expect(e.message).not.toContain('s3cret');
