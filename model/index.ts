@@ -10,6 +10,7 @@ export {
   pointClients,
 } from './dimensions.ts';
 export { MatrixInvalidError, TransportInvalidError, TransportSamplesError } from './errors.ts';
+export type { ForeignTarget } from './foreign-target.ts';
 export {
   GRPC_STATUS_CODES,
   type GrpcHedgingOptions,
@@ -33,6 +34,7 @@ export {
   type FidelityThresholds,
   type FieldLabels,
   type Matrix,
+  modelSchema,
   overrideMatrix,
   parseMatrix,
 } from './matrix.ts';
