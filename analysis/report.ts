@@ -6,6 +6,7 @@ import { formatCalibrationLine } from './calibration.ts';
 import { claimsBlocks } from './claims/index.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
+import { foreignBlocks } from './foreign-report.ts';
 import { configLabel, configLabels } from './point-label.ts';
 import { pointVerdictText } from './point-verdict.ts';
 import type { Block } from './report-doc.ts';
@@ -317,6 +318,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
   const others = charts.filter((c) => c.kind !== 'agreement');
   return [
     ...headerBlocks(a),
+    ...foreignBlocks(a),
     ...claimsBlocks(a),
     { kind: 'heading', level: 2, text: 'Where simulation and measurement agree' },
     {

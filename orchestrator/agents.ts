@@ -1,5 +1,6 @@
 // The agents of a run, brought up in a safe order and always brought down: hosts opened, leftovers of a
-// killed run stopped, Node checked and bundles deployed, Redis started (or reached), target started.
+// killed run stopped, Node checked and bundles deployed, Redis started (or reached), target started (not
+// when the matrix names a foreign service: that one is the user's, already running).
 import { AgentRegistry, reapAgents } from './agent-registry.ts';
 import { type Deployed, deployAgent } from './deploy.ts';
 import { freePort } from './free-port.ts';
@@ -23,6 +24,8 @@ export interface AgentsOptions {
   seed: number;
   /** Some point goes over gRPC: the target also opens a gRPC port. */
   grpc?: boolean;
+  /** The points go to a foreign service: no target server is deployed or started. */
+  foreign?: boolean;
   say: (text: string) => void;
 }
 
@@ -65,7 +68,7 @@ export class Agents {
     const hosts = this.hosts!;
     const local = hosts.mode === 'local';
     const [target, deployed, how] = await Promise.all([
-      deployAgent(hosts.target, 'target', local),
+      this.o.foreign ? Promise.resolve(undefined) : deployAgent(hosts.target, 'target', local),
       deployAgent(hosts.loadgen, 'loadgen', local),
       loadgenLauncher(hosts.loadgen, local),
     ]);
@@ -77,11 +80,15 @@ export class Agents {
   }
   private targetDeployed: Deployed | undefined;
 
-  /** Starts (or reaches) Redis, then the target server. */
-  async start(): Promise<{ redis: RedisService; target: TargetAgent }> {
+  /** Starts (or reaches) Redis, then the target server (none for a foreign service: `target` is null). */
+  async start(): Promise<{ redis: RedisService; target: TargetAgent | null }> {
     const hosts = this.hosts!;
     const redis = await this.startRedis(hosts);
     this.redis = redis;
+    if (this.o.foreign) {
+      this.o.folder.event('agents-started', { target: null, redis: redis.display });
+      return { redis, target: null };
+    }
     const target = await TargetAgent.start({
       host: hosts.target,
       deployed: this.targetDeployed!,

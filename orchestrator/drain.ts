@@ -90,10 +90,10 @@ export function parseStatusHash(h: Record<string, string>): Record<string, unkno
   return out;
 }
 
-/** Where a point's data goes. */
+/** Where a point's data goes; `attempts` null = no server records (a foreign service keeps none). */
 export interface DrainTarget {
   calls: string;
-  attempts: string;
+  attempts: string | null;
   status: string;
 }
 
@@ -110,7 +110,10 @@ export async function drainPoint(
 ): Promise<DrainResult> {
   const keys = redisKeys(run, slug);
   const calls = await drainStream(redis, keys.calls, to.calls, CALL_FIELDS.join(','));
-  const attempts = await drainStream(redis, keys.attempts, to.attempts, ATTEMPT_FIELDS.join(','), true);
+  const attempts =
+    to.attempts === null
+      ? { lines: 0, duplicates: 0 }
+      : await drainStream(redis, keys.attempts, to.attempts, ATTEMPT_FIELDS.join(','), true);
   const status = parseStatusHash(await redis.hgetall(keys.status));
   const duplicates = { calls: calls.duplicates, attempts: attempts.duplicates };
   writeFileAtomicSync(

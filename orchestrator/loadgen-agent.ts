@@ -18,6 +18,30 @@ export interface LoadgenArgs {
   slug: string;
   /** Wall-time cap of the point (the generator stops early and marks the point collapsed). */
   maxSeconds: number;
+  /** A user's own service instead of hedgebench's target server (`targetUrl` is then its origin). */
+  foreign?: ForeignLoad;
+}
+
+/** How the load generator reaches a foreign service: its route, and whether it may be off loopback. */
+export interface ForeignLoad {
+  /** Path and query of the service's URL; call=N&attempt=K are added to each request. */
+  path: string;
+  allowAnyTarget: boolean;
+}
+
+// A foreign service has no /health to warm up on and no /clock to exchange: the only traffic it gets is the
+// schedule (whose first warmupFraction of calls, unmeasured, warms the generator up instead).
+function foreignArgv(f: ForeignLoad | undefined): string[] {
+  if (f === undefined) return [];
+  return [
+    '--path',
+    f.path,
+    '--warm-requests',
+    '0',
+    '--clock-samples',
+    '0',
+    ...(f.allowAnyTarget ? ['--allow-any-target'] : []),
+  ];
 }
 
 /** The real-time priority the embedded load generator runs at (SCHED_FIFO, low among real-time tasks). */
@@ -92,6 +116,7 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
     // Progress reaches the orchestrator through Redis; the log keeps only what went wrong.
     '--quiet',
     ...(p.dims?.transport === 'grpc' ? ['--transport', 'grpc', '--grpc-target', a.grpcTarget ?? ''] : []),
+    ...foreignArgv(a.foreign),
   ];
 }
 

@@ -1,5 +1,6 @@
-// Measures one point: reset the target, run the load generator, watch it, then move its data from Redis
-// to raw/ and check that nothing was lost. Returns what happened; the run records it.
+// Measures one point: reset the target (hedgebench's own; a foreign service is only loaded), run the load
+// generator, watch it, then move its data from Redis to raw/ and check that nothing was lost. Returns what
+// happened; the run records it.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,13 @@ import type { AgentRegistry } from './agent-registry.ts';
 import type { Deployed } from './deploy.ts';
 import { type DrainResult, drainPoint, pointHasKeys } from './drain.ts';
 import type { Host } from './hosts/index.ts';
-import { type LoadgenProcess, loadgenLogTail, startLoadgen, stopLoadgen } from './loadgen-agent.ts';
+import {
+  type ForeignLoad,
+  type LoadgenProcess,
+  loadgenLogTail,
+  startLoadgen,
+  stopLoadgen,
+} from './loadgen-agent.ts';
 import type { PlannedPoint } from './plan.ts';
 import { type StatusSnapshot, watchPoint } from './point-watch.ts';
 import type { RedisService } from './redis-service.ts';
@@ -40,7 +47,10 @@ export interface PointDeps {
   folder: RunFolder;
   run: string;
   redis: RedisService;
-  target: TargetAgent;
+  /** hedgebench's target server, or null when the matrix names a foreign service (`foreign`). */
+  target: TargetAgent | null;
+  /** The user's own service: no target server, no control routes, nothing recorded on its side. */
+  foreign: (ForeignLoad & { origin: string }) | null;
   loadgenHost: Host;
   loadgen: Deployed;
   registry: AgentRegistry;
@@ -72,8 +82,9 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     mark = now;
   };
   try {
-    if (await d.target.ensure())
-      d.note(`target server was not answering; restarted it (pid ${d.target.pid})`);
+    const target = d.target;
+    if (target && (await target.ensure()))
+      d.note(`target server was not answering; restarted it (pid ${target.pid})`);
     if (await pointHasKeys(d.redis.client, d.run, pp.slug)) {
       // An interrupted earlier attempt of this point: keep its data aside rather than delete it unseen.
       const dir = join(d.folder.rawDir, 'interrupted');
@@ -81,7 +92,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       await drainPoint(d.redis.client, d.run, pp.slug, rawFilesAt(dir, `${pp.slug}.${Date.now()}`));
       d.note(`moved Redis data of an interrupted earlier attempt of ${pp.key} to ${dir}`);
     }
-    await d.target.client.prepare({
+    await target?.client.prepare({
       workers: p.model.workers,
       model: { ...p.model, service: p.model.service ?? null },
       seed: p.seed,
@@ -95,8 +106,9 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       d.loadgenHost,
       {
         deployed: d.loadgen,
-        targetUrl: d.target.url,
-        ...(d.target.grpcAddress === null ? {} : { grpcTarget: d.target.grpcAddress }),
+        targetUrl: target?.url ?? d.foreign!.origin,
+        ...(target?.grpcAddress ? { grpcTarget: target.grpcAddress } : {}),
+        ...(d.foreign ? { foreign: { path: d.foreign.path, allowAnyTarget: d.foreign.allowAnyTarget } } : {}),
         point: p,
         redisUrl: d.redis.url,
         run: d.run,
@@ -110,7 +122,8 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       redis: d.redis.client,
       statusKey: keys.status,
       loadgenAlive: () => started.host.isAlive(started.pid),
-      targetAlive: () => d.target.isAlive(),
+      // A foreign service's health is the load generator's to see (failed calls), not a process to watch.
+      targetAlive: () => (target ? target.isAlive() : Promise.resolve(true)),
       loadgenLog: () => loadgenLogTail(started),
       signal: d.signal,
       onStatus: d.onStatus,
@@ -122,13 +135,21 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     await finishLoadgen(lg, outcome.kind === 'done', d.registry);
     lg = null;
     phase('loadgenExit');
-    const targetRecorder = await finishTarget(d.target, d.note);
-    const targetCheck = targetRecorder === null ? null : await targetSelfCheck(d.target);
+    const targetRecorder = target ? await finishTarget(target, d.note) : null;
+    const targetCheck = target && targetRecorder !== null ? await targetSelfCheck(target) : null;
     phase('targetFlush');
-    const drained = await drainPoint(d.redis.client, d.run, pp.slug, rawPaths(d.folder.dir, pp.slug), {
-      ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
-      ...(targetCheck ? { target_check: targetCheck } : {}),
-    });
+    const paths = rawPaths(d.folder.dir, pp.slug);
+    // A foreign service records no attempts: no attempts file, so its server-side columns stay empty.
+    const drained = await drainPoint(
+      d.redis.client,
+      d.run,
+      pp.slug,
+      target ? paths : { ...paths, attempts: null },
+      {
+        ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
+        ...(targetCheck ? { target_check: targetCheck } : {}),
+      },
+    );
     phase('drain');
     const dup = drained.duplicates;
     if (dup.calls + dup.attempts > 0) {

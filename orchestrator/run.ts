@@ -8,6 +8,7 @@ import { type Matrix, parseMatrix, pointClients } from '../model/index.ts';
 import { Agents } from './agents.ts';
 import { type FinishedAnalysis, finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
+import { checkForeignTarget, foreignLoad, foreignTrafficLine } from './foreign-target.ts';
 import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
 import { checkLeaseSeconds } from './lease.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
@@ -80,6 +81,7 @@ export async function createRun(o: RunOptions): Promise<Run> {
       );
     }
   }
+  if (matrix.target) checkForeignTarget(matrix.target, o.allowAnyTarget === true);
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
   checkReplicasRunnable(matrix, hostsFile, hostsPath);
   const plan = planPoints(matrix);
@@ -165,10 +167,15 @@ class RunImpl implements Run {
       workers: this.matrix.model.workers,
       seed: this.matrix.seeds[0],
       grpc: this.matrix.transport?.includes('grpc') ?? false,
+      foreign: this.matrix.target !== undefined,
       say: (t) => this.say(t),
     });
     let setupError: unknown;
     try {
+      if (this.matrix.target && record.pending().length > 0) {
+        const timing = { ...DEFAULT_POINT_TIMING, ...this.o.timing };
+        this.say(foreignTrafficLine(this.matrix.target, record.pending(), timing));
+      }
       record.open(this.manifest ? 'run-resume' : 'run-start');
       const hosts = await agents.open();
       record.manifest.hosts = hosts.mode === 'local' ? 'local' : hosts.describe();
@@ -268,6 +275,7 @@ class RunImpl implements Run {
         folder,
         run: folder.name,
         loadgenHost: a.hosts.loadgen,
+        foreign: this.matrix.target ? foreignLoad(this.matrix.target, this.o.allowAnyTarget === true) : null,
         timing,
         signal: this.abort.signal,
         onStatus: (s, ms) => progress.status(s, ms),
