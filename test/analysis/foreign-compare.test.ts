@@ -7,34 +7,11 @@ import { comparePoint } from '../../analysis/compare.ts';
 import { independentSampleInterval, percentileInterval } from '../../analysis/percentile-ci.ts';
 import { CLIENT_METRICS, METRICS } from '../../analysis/verdict.ts';
 import type { PointRow } from '../../contract/index.ts';
+import { pointRow } from './fixture.ts';
 
-function row(source: 'sim' | 'real', over: Partial<PointRow> = {}): PointRow {
-  return {
-    config: 'hedge, default budget',
-    load: 0.5,
-    cancellation: 'ignore',
-    seed: 1,
-    source,
-    calls: 1000,
-    measured_calls: 900,
-    p50_ms: 10,
-    p90_ms: 15,
-    p99_ms: 40,
-    p999_ms: 120,
-    max_ms: 250,
-    mean_ms: 11,
-    requests_per_call: 1.05,
-    hedge_rate: 0.05,
-    skipped_rate: 0,
-    rejected_rate: 0,
-    failed_rate: 0,
-    utilization: source === 'real' ? null : 0.52,
-    collapsed: false,
-    send_lag_p99_ms: source === 'real' ? 0.3 : null,
-    valid: true,
-    ...over,
-  };
-}
+/** A row of the study's shape; a foreign service's real row has no utilisation. */
+const row = (source: 'sim' | 'real', over: Partial<PointRow> = {}): PointRow =>
+  pointRow(source, { ...(source === 'real' ? { utilization: null } : {}), ...over });
 
 const sample = Float64Array.from({ length: 1000 }, (_, i) => 9 + (2 * i) / 999);
 
