@@ -42,7 +42,7 @@ export function foreignTrafficLine(
   return trafficLine({
     who: 'hedgebench run',
     url: `${t.url}${sep}call=N&attempt=K`,
-    what: `${points.length} point${points.length === 1 ? '' : 's'} one after another, open-loop Poisson calls at ${range} calls/s (each call up to ${attempts} request${attempts === 1 ? '' : 's'}: hedges), ${calls} calls in all`,
+    what: `${points.length} point${points.length === 1 ? '' : 's'} one after another, open-loop Poisson calls at ${range} calls/s (${attempts === 1 ? 'one request a call, no hedges' : `each call up to ${attempts} requests with its hedges`}), ${calls} calls in all`,
     bound: `about ${seconds(scheduleMs)} of schedules, each point cut off at ${timing.capFactor}× its schedule + ${seconds(timing.slackMs)} (at most ${seconds(capMs)} in all)`,
   });
 }
