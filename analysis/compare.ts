@@ -6,6 +6,7 @@ import { allowanceFor, type Calibration, type LatencyMetric } from './calibratio
 import type { ComparisonRow } from './comparison-csv.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
 import {
+  CLIENT_METRICS,
   latencyVerdict,
   METRIC_COLUMN,
   METRIC_DECIMALS,
@@ -43,6 +44,8 @@ export interface PointComparisonInput {
   sim?: PointRow;
   real?: PointRow;
   intervals: RealIntervals | null;
+  /** A foreign service: compare what a client can see (CLIENT_METRICS) instead of METRICS. */
+  clientSide?: boolean;
 }
 
 const isLatency = (m: Metric): m is LatencyMetric => m === 'p50' || m === 'p99' || m === 'p99.9';
@@ -68,11 +71,12 @@ export function realInterval(
   };
 }
 
-/** The comparison rows of one point, one per metric in METRICS order. */
+/** The comparison rows of one point, one per metric in METRICS (or CLIENT_METRICS) order. */
 export function comparePoint(input: PointComparisonInput, calibration: Calibration | null): ComparisonRow[] {
   const { id, sim, real } = input;
   const shared = pointVerdict(sim, real);
-  return METRICS.map((metric): ComparisonRow => {
+  const metrics: readonly Metric[] = input.clientSide ? CLIENT_METRICS : METRICS;
+  return metrics.map((metric): ComparisonRow => {
     const base = { ...id, metric };
     if (metric === 'collapse') {
       const s = sim ? (sim.collapsed ? 1 : 0) : null;

@@ -17,7 +17,6 @@ import {
 import { type Matrix, pointClients, replicaSetupOf, warmupCalls } from '../model/index.ts';
 import { type Attribution, attribute } from './attribution.ts';
 import { clientFigures } from './client-figures.ts';
-import { RawFileError } from './errors.ts';
 import { fidelityReasons } from './fidelity.ts';
 import {
   OUTCOME_CODE,

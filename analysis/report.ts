@@ -7,6 +7,7 @@ import { claimsBlocks } from './claims/index.ts';
 import { clientsBlocks } from './clients-report.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
+import { foreignBlocks } from './foreign-report.ts';
 import { configLabel, configLabels } from './point-label.ts';
 import { pointVerdictText } from './point-verdict.ts';
 import { replicaBlocks } from './replica-report.ts';
@@ -319,6 +320,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
   const others = charts.filter((c) => c.kind !== 'agreement');
   return [
     ...headerBlocks(a),
+    ...foreignBlocks(a),
     ...claimsBlocks(a),
     { kind: 'heading', level: 2, text: 'Where simulation and measurement agree' },
     {

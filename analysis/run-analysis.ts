@@ -28,7 +28,7 @@ import {
   summarize,
 } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
-import { percentileInterval } from './percentile-ci.ts';
+import { independentSampleInterval, percentileInterval } from './percentile-ci.ts';
 import { statusInflightTimelineMs } from './raw-files.ts';
 import { hasRawCalls, readRealPoint } from './real-row.ts';
 import type { ReplicaUse } from './replica-use.ts';
@@ -65,6 +65,8 @@ export interface PointAnalysis {
   simNet?: PointRow;
   /** This point's comparison lines against sim+net. */
   simNetRows: ComparisonRow[];
+  /** A foreign service: client-side metrics, intervals for two independent samples (compare.ts). */
+  clientSide?: boolean;
 }
 
 /** The analysis of a whole run. */
@@ -143,6 +145,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     else if (r.source === 'real') realCsv.set(rowKey(r), r);
   }
   const notes: string[] = [];
+  const clientSide = manifest.matrix.target !== undefined;
 
   const analyse = (entry: ManifestPoint): PointAnalysis => {
     const key = entryKey(entry);
@@ -154,6 +157,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
       ...dimCellsOf(entry.dims),
     };
     const p = pointWithoutMeasurement(entry, key, id, sim.get(key));
+    if (clientSide) p.clientSide = true;
     if (entry.state === 'failed')
       notes.push(`${describe(entry)} failed: ${entry.reason ?? 'no reason recorded'}`);
     if (entry.state === 'pending') notes.push(`${describe(entry)} was not measured (pending)`);
@@ -163,7 +167,11 @@ export function analyzeRun(runDir: string): RunAnalysis {
         p.real = rp.row;
         p.realSource = 'raw';
         p.intervals = Object.fromEntries(
-          LATENCY_METRICS.map(({ metric, p: pct }) => [metric, percentileInterval(rp.okLatencies, pct)]),
+          LATENCY_METRICS.map(({ metric, p: pct }) => {
+            const iv = percentileInterval(rp.okLatencies, pct);
+            // A foreign service shares no random numbers with the simulation: two independent samples.
+            return [metric, iv && clientSide ? independentSampleInterval(iv) : iv];
+          }),
         ) as RealIntervals;
         p.invalidReasons = rp.invalidReasons;
         p.collapseReasons = rp.collapseReasons;

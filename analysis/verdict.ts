@@ -13,8 +13,21 @@ export const METRICS = [
   'rejected_rate',
   'collapse',
 ] as const;
+/**
+ * The metrics compared for a foreign service (the matrix's `target.url`): only what a client can see, so
+ * the hedge rate takes the place of utilisation (which needs the server's own records).
+ */
+export const CLIENT_METRICS = [
+  'p50',
+  'p99',
+  'p99.9',
+  'requests_per_call',
+  'hedge_rate',
+  'rejected_rate',
+  'collapse',
+] as const;
 /** One compared metric. */
-export type Metric = (typeof METRICS)[number];
+export type Metric = (typeof METRICS)[number] | (typeof CLIENT_METRICS)[number];
 
 /**
  * `agrees` / `diverges`: the rule of the metric. `both-collapsed`, `collapse-mismatch`, `invalid` apply to
@@ -43,12 +56,14 @@ export const VERDICTS: readonly Verdict[] = [
 
 /**
  * Absolute tolerances of the rate metrics (see results/README.md for why these values):
- * requests per call ±0.05 attempts, utilisation ±0.05, rejected rate ±0.02 (2 % of calls).
+ * requests per call ±0.05 attempts, utilisation ±0.05, rejected rate ±0.02 (2 % of calls), and for a
+ * foreign service the hedge rate ±0.05 (as requests per call: with two attempts a call, the same count).
  */
 export const RATE_TOLERANCE = Object.freeze({
   requests_per_call: 0.05,
   utilization: 0.05,
   rejected_rate: 0.02,
+  hedge_rate: 0.05,
 });
 /** The metrics judged by an absolute tolerance. */
 export type RateMetric = keyof typeof RATE_TOLERANCE;
@@ -61,6 +76,7 @@ export const METRIC_DECIMALS: Readonly<Record<Metric, number>> = Object.freeze({
   requests_per_call: 4,
   utilization: 4,
   rejected_rate: 5,
+  hedge_rate: 4,
   collapse: 0,
 });
 
@@ -72,6 +88,7 @@ export const METRIC_COLUMN = Object.freeze({
   requests_per_call: 'requests_per_call',
   utilization: 'utilization',
   rejected_rate: 'rejected_rate',
+  hedge_rate: 'hedge_rate',
 } as const satisfies Record<Exclude<Metric, 'collapse'>, keyof PointRow>);
 
 /** Rounds to a metric's decimals so the verdict matches the printed numbers exactly. */

@@ -37,6 +37,8 @@ export interface LoadgenArgs {
   'clock-samples': number;
   'clock-timeout-ms': number;
   'clock-drift-ms': number;
+  path?: string;
+  'warm-requests'?: number;
 }
 
 /** The loadgen command module for orchestrator/cli.ts. */
@@ -163,6 +165,16 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
         describe:
           'Clock-offset change over the point above this (plus both uncertainties) marks the point invalid, ms',
       })
+      .option('path', {
+        type: 'string',
+        describe:
+          "The target's work route with any query (default /work); call=N&attempt=K are added to each request",
+      })
+      .option('warm-requests', {
+        type: 'number',
+        describe:
+          'Calls to /health before the schedule, to open connections (default 2000; 0 = none, for a service without /health)',
+      })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' }),
   handler: async (argv) => {
     const generator = createLoadGenerator({
@@ -193,6 +205,8 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       clockSamples: argv['clock-samples'],
       clockTimeoutMs: argv['clock-timeout-ms'],
       clockDriftMs: argv['clock-drift-ms'],
+      path: argv.path,
+      warmRequests: argv['warm-requests'],
       onProgress: argv.quiet ? undefined : progressPrinter(),
       log: (m) => process.stderr.write(`loadgen: ${m}\n`),
     });

@@ -20,7 +20,7 @@ import { AttemptFailedError, LoadgenConfigError, TargetUnreachableError } from '
 export interface TransportOptions {
   /** `http://host:port`; only the origin is used. */
   target: string;
-  /** Path of the work route (default `/work`). */
+  /** Path of the work route, a query allowed (default `/work`); `call` and `attempt` are added to it. */
   path?: string;
   /** Most connections; set it ≥ the cap on attempts in flight so no request waits for one (default 20 000). */
   connections?: number;
@@ -73,6 +73,8 @@ export function createTransport(options: TransportOptions): Transport {
   const url = parseTarget(options.target);
   const origin = url.origin;
   const path = options.path ?? '/work';
+  // A foreign service's URL may carry a query of its own: the call and attempt numbers join it.
+  const sep = path.includes('?') ? '&' : '?';
   const connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
   const serverTiming = options.serverTiming ?? false;
   const onWritten = options.onWritten;
@@ -186,7 +188,7 @@ export function createTransport(options: TransportOptions): Transport {
   };
 
   return {
-    send: (call, attempt, done) => start(call, attempt, `${path}?call=${call}&attempt=${attempt}`, done),
+    send: (call, attempt, done) => start(call, attempt, `${path}${sep}call=${call}&attempt=${attempt}`, done),
     sendTo: (p, done) => start(-1, 0, p, done),
     get inflight() {
       return state.inflight;

@@ -11,6 +11,7 @@ export {
   pointClients,
 } from './dimensions.ts';
 export { MatrixInvalidError, TransportInvalidError, TransportSamplesError } from './errors.ts';
+export type { ForeignTarget } from './foreign-target.ts';
 export {
   GRPC_STATUS_CODES,
   type GrpcHedgingOptions,
@@ -35,6 +36,7 @@ export {
   type FieldLabels,
   MAX_CLIENTS,
   type Matrix,
+  modelSchema,
   overrideMatrix,
   parseMatrix,
 } from './matrix.ts';

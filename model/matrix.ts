@@ -12,6 +12,7 @@ import {
 import { buildPipeline } from './build-pipeline.ts';
 import type { PointDims } from './dimensions.ts';
 import { MatrixInvalidError } from './errors.ts';
+import { type ForeignTarget, foreignTargetIssues, targetSchema } from './foreign-target.ts';
 import {
   grpcHedgingSchema,
   retryThrottlingSchema,
@@ -118,7 +119,8 @@ const configSchema = z.custom<string | HedgeConfig>().superRefine((v, ctx) => {
     for (const i of r.error.issues) ctx.addIssue({ ...i, message: issueText(i) } as z.IssueData);
 });
 
-const modelSchema = z
+/** The matrix's `model` object: every field optional over the reference model (a probe's model.json too). */
+export const modelSchema = z
   .object({
     workers: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096).optional(),
     medianMs: positive('median service time in ms').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms').optional(),
@@ -205,6 +207,7 @@ export const matrixSchema = z
       .max(MAX_CALLS, `must be ≤ ${MAX_CALLS}`),
     warmupFraction: z.number().min(0, 'must be in [0, 1)').lt(1, 'must be in [0, 1)').optional(),
     model: modelSchema.optional(),
+    target: targetSchema.optional(),
     calibration: z
       .union([
         z.literal(false),
@@ -260,6 +263,8 @@ export interface Matrix extends ReplicaFields {
   fidelity: FidelityThresholds;
   /** Verdicts that fail the run's gate (exit 3); absent = no gate, so older manifests stay as they were. */
   failOn?: FailOnVerdict[];
+  /** A service hedgebench did not build: no target server is deployed; absent = hedgebench's own. */
+  target?: ForeignTarget;
 }
 
 /** The harness's limits on itself at the target's end, ms (`fidelity` in the matrix). */
@@ -291,11 +296,26 @@ export type FieldLabels = Partial<Record<keyof MatrixSpec, string>>;
 /** Validates a parsed JSON value; throws MatrixInvalidError listing every bad field (`source` names the file). */
 export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabels = {}): Matrix {
   const at = (path: (string | number)[]) => fieldPath(path, labels);
-  const r = matrixSchema.safeParse(json);
-  if (!r.success) {
-    const issues = r.error.issues.map((i) => `${at(i.path)}: ${issueText(i)}`);
+  // A model.json path is resolved by the matrix file's reader (simulator/matrix-file.ts); here it is an error
+  // of its own, and the rest of the matrix is still checked.
+  const modelPath =
+    typeof json === 'object' && json !== null && 'model' in json && typeof json.model === 'string'
+      ? json.model
+      : null;
+  const pathIssues =
+    modelPath === null
+      ? []
+      : [
+          `${at(['model'])}: ${JSON.stringify(modelPath)}: a path to a model.json is read only from a matrix file (hedgebench run/simulate --matrix FILE, relative to that file); write the model object here instead`,
+        ];
+  const r = matrixSchema.safeParse(modelPath === null ? json : { ...(json as object), model: undefined });
+  if (!r.success || pathIssues.length > 0) {
+    const issues = [
+      ...pathIssues,
+      ...(r.success ? [] : r.error.issues.map((i) => `${at(i.path)}: ${issueText(i)}`)),
+    ];
     throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues, {
-      cause: r.error,
+      cause: r.success ? undefined : r.error,
     });
   }
   const m = r.data;
@@ -324,6 +344,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
     ...replicaFieldIssues(m),
+    ...(m.target === undefined ? [] : foreignTargetIssues(m, at)),
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
@@ -358,6 +379,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     calibration: m.calibration === undefined ? { ...DEFAULT_CALIBRATION } : m.calibration,
     fidelity: { ...FIDELITY_DEFAULTS, ...m.fidelity },
     ...(m.failOn === undefined ? {} : { failOn: [...new Set(m.failOn)] }),
+    ...(m.target === undefined ? {} : { target: { url: m.target.url } }),
   };
 }
 

@@ -1,6 +1,7 @@
 // The agents of a run, brought up in a safe order and always brought down: hosts opened, leftovers of a
 // killed run stopped, Node checked and bundles deployed, Redis started (or reached), the targets started
-// (one per replica the matrix asks for at most).
+// (one per replica the matrix asks for at most; none when the matrix names a foreign service: that one is the
+// user's, already running).
 import { AgentRegistry, reapAgents } from './agent-registry.ts';
 import { type Deployed, deployAgent } from './deploy.ts';
 import { freePort } from './free-port.ts';
@@ -26,6 +27,8 @@ export interface AgentsOptions {
   grpc?: boolean;
   /** Target servers to run: the most replicas of any point (default 1). */
   replicas?: number;
+  /** The points go to a foreign service: no target server is deployed or started. */
+  foreign?: boolean;
   say: (text: string) => void;
 }
 
@@ -71,6 +74,7 @@ export class Agents {
     // Targets one after another: two replicas may share a machine and working directory, hence the bundle.
     const deployTargets = async () => {
       const out: Deployed[] = [];
+      if (this.o.foreign) return out;
       for (const t of hosts.targets) out.push(await deployAgent(t, 'target', local));
       return out;
     };
@@ -87,11 +91,15 @@ export class Agents {
   }
   private targetsDeployed: Deployed[] = [];
 
-  /** Starts (or reaches) Redis, then the target servers (replica 0 first). */
+  /** Starts (or reaches) Redis, then the target servers (replica 0 first; none for a foreign service). */
   async start(): Promise<{ redis: RedisService; targets: TargetAgent[] }> {
     const hosts = this.hosts!;
     const redis = await this.startRedis(hosts);
     this.redis = redis;
+    if (this.o.foreign) {
+      this.o.folder.event('agents-started', { target: null, redis: redis.display });
+      return { redis, targets: [] };
+    }
     for (const [r, host] of hosts.targets.entries()) {
       const port = hosts.targetPorts?.[r];
       const target = await TargetAgent.start({

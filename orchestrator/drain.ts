@@ -91,10 +91,10 @@ export function parseStatusHash(h: Record<string, string>): Record<string, unkno
   return out;
 }
 
-/** Where a point's data goes. */
+/** Where a point's data goes; `attempts` null = no server records (a foreign service keeps none). */
 export interface DrainTarget {
   calls: string;
-  attempts: string;
+  attempts: string | null;
   status: string;
 }
 
@@ -116,7 +116,10 @@ export async function drainPoint(
   const keys = redisKeys(run, slug);
   const calls = await drainStream(redis, keys.calls, to.calls, CALL_FIELDS.join(','));
   const header = attemptFields(replicas).join(',');
-  const attempts = await drainStream(redis, keys.attempts, to.attempts, header, true);
+  const attempts =
+    to.attempts === null
+      ? { lines: 0, duplicates: 0 }
+      : await drainStream(redis, keys.attempts, to.attempts, header, true);
   const status =
     clients === 1
       ? parseStatusHash(await redis.hgetall(keys.status))

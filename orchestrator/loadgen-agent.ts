@@ -27,6 +27,30 @@ export interface LoadgenArgs {
   /** This process is client `client` of `clients` (default 0 of 1: the point's only load generator). */
   client?: number;
   clients?: number;
+  /** A user's own service instead of hedgebench's target server (`targetUrl` is then its origin). */
+  foreign?: ForeignLoad;
+}
+
+/** How the load generator reaches a foreign service: its route, and whether it may be off loopback. */
+export interface ForeignLoad {
+  /** Path and query of the service's URL; call=N&attempt=K are added to each request. */
+  path: string;
+  allowAnyTarget: boolean;
+}
+
+// A foreign service has no /health to warm up on and no /clock to exchange: the only traffic it gets is the
+// schedule (whose first warmupFraction of calls, unmeasured, warms the generator up instead).
+function foreignArgv(f: ForeignLoad | undefined): string[] {
+  if (f === undefined) return [];
+  return [
+    '--path',
+    f.path,
+    '--warm-requests',
+    '0',
+    '--clock-samples',
+    '0',
+    ...(f.allowAnyTarget ? ['--allow-any-target'] : []),
+  ];
 }
 
 /** The real-time priority the embedded load generator runs at (SCHED_FIFO, low among real-time tasks). */
@@ -125,6 +149,7 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
         ]
       : []),
     ...((a.clients ?? 1) > 1 ? ['--client', String(a.client ?? 0), '--clients', String(a.clients)] : []),
+    ...foreignArgv(a.foreign),
   ];
 }
 

@@ -1,6 +1,6 @@
-// Measures one point: reset its targets (one per replica), run its load generator (or its K load generators,
-// one per client), watch them, then move its data from Redis to raw/ and check that nothing was lost. Returns
-// what happened; the run records it.
+// Measures one point: reset its targets (one per replica; a foreign service is only loaded), run its load
+// generator (or its K load generators, one per client), watch them, then move its data from Redis to raw/ and
+// check that nothing was lost. Returns what happened; the run records it.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import type { Deployed } from './deploy.ts';
 import { type DrainResult, drainPoint, pointHasKeys } from './drain.ts';
 import type { Host } from './hosts/index.ts';
 import {
+  type ForeignLoad,
   type LoadgenProcess,
   launcherFor,
   loadgenLogTail,
@@ -49,8 +50,10 @@ export interface PointDeps {
   folder: RunFolder;
   run: string;
   redis: RedisService;
-  /** The run's target servers, replica 0 first; a point uses as many as it has replicas. */
+  /** The run's target servers, replica 0 first; a point uses as many as it has replicas (none: foreign). */
   targets: readonly TargetAgent[];
+  /** The user's own service: no target server, no control routes, nothing recorded on its side. */
+  foreign: (ForeignLoad & { origin: string }) | null;
   loadgenHost: Host;
   loadgen: Deployed;
   registry: AgentRegistry;
@@ -84,9 +87,9 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     mark = now;
   };
   try {
-    const targets = new PointTargets(d.targets, p);
-    const replicas = targets.setup.replicas;
-    await targets.ensure(d.note);
+    const targets = d.foreign ? null : new PointTargets(d.targets, p);
+    const replicas = targets?.setup.replicas ?? 1;
+    await targets?.ensure(d.note);
     if (await pointHasKeys(d.redis.client, d.run, pp.slug, K)) {
       // An interrupted earlier attempt of this point: keep its data aside rather than delete it unseen.
       const dir = join(d.folder.rawDir, 'interrupted');
@@ -95,14 +98,14 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       await drainPoint(d.redis.client, d.run, pp.slug, to, {}, K, replicas);
       d.note(`moved Redis data of an interrupted earlier attempt of ${pp.key} to ${dir}`);
     }
-    await targets.prepare(d.run, pp.slug);
+    await targets?.prepare(d.run, pp.slug);
     phase('prepare');
     const capMs = pp.expectedMs * d.timing.capFactor + d.timing.slackMs;
     // One host for every client (the hosts file names one load-generator host); each process has its own
     // pipeline, and the start barrier in Redis lines their schedules up. Each balances over the replicas.
     const redisCaFile = await d.redis.caFileOn(d.loadgenHost);
-    const [targetUrl, ...replicaTargets] = targets.urls;
-    const grpc = targets.used[0].grpcAddress;
+    const [targetUrl, ...replicaTargets] = targets?.urls ?? [d.foreign!.origin];
+    const grpc = targets?.used[0].grpcAddress ?? null;
     for (let client = 0; client < K; client++) {
       lgs.push(
         await startLoadgen(
@@ -112,6 +115,9 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
             targetUrl,
             replicaTargets,
             ...(grpc === null ? {} : { grpcTarget: grpc }),
+            ...(d.foreign
+              ? { foreign: { path: d.foreign.path, allowAnyTarget: d.foreign.allowAnyTarget } }
+              : {}),
             point: p,
             redisUrl: d.redis.url,
             redisCaFile,
@@ -131,7 +137,8 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
         alive: () => lg.host.isAlive(lg.pid),
         log: () => loadgenLogTail(lg),
       })),
-      targetAlive: () => targets.alive(),
+      // A foreign service's health is the load generator's to see (failed calls), not a process to watch.
+      targetAlive: () => (targets ? targets.alive() : Promise.resolve(true)),
       signal: d.signal,
       onStatus: d.onStatus,
       timeoutMs: capMs + d.timing.startupMs + 10_000,
@@ -142,14 +149,16 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     await finishLoadgens(lgs, outcome.kind === 'done', d.registry);
     lgs = [];
     phase('loadgenExit');
-    const targetRecorder = await targets.finish(d.note);
-    const targetCheck = targetRecorder === null ? null : await targets.selfCheck();
+    const targetRecorder = targets ? await targets.finish(d.note) : null;
+    const targetCheck = targets && targetRecorder !== null ? await targets.selfCheck() : null;
     phase('targetFlush');
+    const paths = rawPaths(d.folder.dir, pp.slug);
+    // A foreign service records no attempts: no attempts file, so its server-side columns stay empty.
     const drained = await drainPoint(
       d.redis.client,
       d.run,
       pp.slug,
-      rawPaths(d.folder.dir, pp.slug),
+      targets ? paths : { ...paths, attempts: null },
       {
         ...(targetRecorder ? { target_recorder: targetRecorder } : {}),
         ...(targetCheck ? { target_check: targetCheck } : {}),

@@ -21,6 +21,7 @@ interface RunArgs {
   json?: boolean;
   plan?: boolean;
   lease?: string;
+  'allow-any-target'?: boolean;
 }
 
 /** A whole-number option (the error echoes what was typed, e.g. `abc`). */
@@ -87,6 +88,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe:
           'agents (target, load generator, redis-server) stop by themselves this many seconds after the orchestrator stopped renewing their lease (default 15)',
       })
+      .option('allow-any-target', {
+        type: 'boolean',
+        describe:
+          'with a matrix naming target.url: allow a host outside loopback and the lab network 198.18.0.0/15 (a service you own)',
+      })
       .example('$0 run', 'the quick preset, everything on this machine (about a minute)')
       .example('$0 run --plan --matrix experiments/reference.json', 'what the reference study would take')
       .example('$0 run --matrix experiments/reference.json --calls 20000', 'the reference study, scaled down')
@@ -132,6 +138,7 @@ async function runHandler(a: RunArgs): Promise<void> {
     // With --json, stdout carries the JSON alone; the text summary goes with the progress to stderr.
     stdout: a.json ? process.stderr : process.stdout,
     leaseSeconds: lease,
+    allowAnyTarget: a['allow-any-target'],
   });
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {

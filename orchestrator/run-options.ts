@@ -30,6 +30,8 @@ export interface RunOptions {
   failOn?: FailOnVerdict[];
   /** Agents stop by themselves this many seconds after their lease was last renewed (default 15). */
   leaseSeconds?: number;
+  /** Let a foreign target (the matrix's `target.url`) be outside loopback and 198.18.0.0/15. */
+  allowAnyTarget?: boolean;
   /** Run compare + report at the end (default true). */
   analyse?: boolean;
   cwd?: string;

@@ -8,6 +8,7 @@ import { type Matrix, parseMatrix, replicaSetupOf } from '../model/index.ts';
 import { Agents } from './agents.ts';
 import { type FinishedAnalysis, finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
+import { checkForeignTarget, foreignLoad, foreignTrafficLine } from './foreign-target.ts';
 import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
 import { checkLeaseSeconds } from './lease.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
@@ -80,6 +81,7 @@ export async function createRun(o: RunOptions): Promise<Run> {
       );
     }
   }
+  if (matrix.target) checkForeignTarget(matrix.target, o.allowAnyTarget === true);
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
   checkReplicasRunnable(matrix, hostsFile, hostsPath);
   const plan = planPoints(matrix);
@@ -161,10 +163,15 @@ class RunImpl implements Run {
       grpc: this.matrix.transport?.includes('grpc') ?? false,
       // One target server per replica, started once for the run: the most any point asks for.
       replicas: Math.max(1, ...this.plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
+      foreign: this.matrix.target !== undefined,
       say: (t) => this.say(t),
     });
     let setupError: unknown;
     try {
+      if (this.matrix.target && record.pending().length > 0) {
+        const timing = { ...DEFAULT_POINT_TIMING, ...this.o.timing };
+        this.say(foreignTrafficLine(this.matrix.target, record.pending(), timing));
+      }
       record.open(this.manifest ? 'run-resume' : 'run-start');
       const hosts = await agents.open();
       record.manifest.hosts = hosts.mode === 'local' ? 'local' : hosts.describe();
@@ -264,6 +271,7 @@ class RunImpl implements Run {
         folder,
         run: folder.name,
         loadgenHost: a.hosts.loadgen,
+        foreign: this.matrix.target ? foreignLoad(this.matrix.target, this.o.allowAnyTarget === true) : null,
         timing,
         signal: this.abort.signal,
         onStatus: (s, ms) => progress.status(s, ms),

@@ -109,9 +109,11 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
       const verdict =
         r.service.poor || r.workers.poor
           ? 'POOR FIT (see probe.md)'
-          : r.floor.noisy
-            ? 'fit ok, but the floor is noisy (see probe.md)'
-            : 'fit ok';
+          : r.noise
+            ? `fit rests on noisy steps: ${r.noise}`
+            : r.floor.noisy
+              ? 'fit ok, but the floor is noisy (see probe.md)'
+              : 'fit ok';
       process.stdout.write(`model: ${JSON.stringify(r.model)} — ${verdict}\nwrote ${files.join(', ')}\n`);
       if (argv.recommend && argv.load !== undefined) {
         const rec = recommend({

@@ -3,7 +3,8 @@
 // Every phase is bounded in requests and in time and stops at once when its AbortSignal fires.
 
 import { connect } from 'node:net';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { percentileOf } from '../contract/index.ts';
 import { createScheduler } from '../loadgen/index.ts';
 import { ArrivalSchedule } from '../model/index.ts';
 import { SystemClock } from '../runtime/index.ts';
@@ -41,6 +42,9 @@ export async function connectRtts(
   }
   return out;
 }
+
+/** Period of the event-loop delay monitor during a step, ms. */
+const LOOP_PERIOD_MS = 2;
 
 /** Answers of a phase: latencies of the 2xx ones, failures by reason. */
 export interface PhaseAnswers {
@@ -123,8 +127,12 @@ export async function sequential(
 export interface StepAnswers extends PhaseAnswers {
   rate: number;
   sent: number;
-  /** Send lag (actual − intended send time) p99 would need every value; the max is kept, ms. */
+  /** Send lag (actual − intended send time), the largest, ms. */
   maxSendLagMs: number;
+  /** Send lag p99 over the step's sends, ms. */
+  sendLagP99Ms: number;
+  /** How late the probe's own event loop ran a timer, p99 over the step, ms (beyond the timer's period). */
+  loopDelayP99Ms: number;
   maxInflight: number;
   /** Why sending stopped before the step's end, if it did. */
   stopped: string | null;
@@ -155,9 +163,15 @@ export async function openLoopStep(
     rate: o.rate,
     sent: 0,
     maxSendLagMs: 0,
+    sendLagP99Ms: 0,
+    loopDelayP99Ms: 0,
     maxInflight: 0,
     stopped: null,
   };
+  const lags: number[] = [];
+  // The probe's own health (probe/noise.ts): a timer every LOOP_PERIOD_MS, its lateness recorded.
+  const loop = monitorEventLoopDelay({ resolution: LOOP_PERIOD_MS });
+  loop.enable();
   const calls = Math.max(1, Math.ceil(((o.rate * o.durationMs) / 1000) * 2 + 20));
   const schedule = new ArrivalSchedule(o.seed, o.rate / 1000, calls);
   const intended = new Float64Array(calls);
@@ -186,7 +200,9 @@ export async function openLoopStep(
         t0,
         maxMs: o.durationMs + 1_000,
         send: (i, nowMs) => {
-          r.maxSendLagMs = Math.max(r.maxSendLagMs, nowMs - t0 - intended[i]);
+          const lag = nowMs - t0 - intended[i];
+          lags.push(lag);
+          r.maxSendLagMs = Math.max(r.maxSendLagMs, lag);
           r.sent++;
           let cancel: (() => void) | null = null;
           let ended = false;
@@ -229,8 +245,12 @@ export async function openLoopStep(
       scheduler.start();
     });
   } finally {
+    loop.disable();
     await clock.close();
   }
   r.elapsedMs = clock.now() - t0;
+  r.sendLagP99Ms = lags.length > 0 ? percentileOf(lags, 99) : 0;
+  // The monitor records the whole interval between two runs of its timer (ns): lateness is what exceeds the period.
+  r.loopDelayP99Ms = loop.count > 0 ? Math.max(0, loop.percentile(99) / 1e6 - LOOP_PERIOD_MS) : 0;
   return r;
 }

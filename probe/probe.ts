@@ -4,6 +4,7 @@
 
 import { percentileOf } from '../contract/index.ts';
 import type { ModelParams } from '../model/index.ts';
+import { trafficLine } from '../runtime/index.ts';
 import {
   ProbeErrorsError,
   ProbeInterruptedError,
@@ -15,17 +16,20 @@ import {
 } from './errors.ts';
 import { fitService, type ServiceFit } from './fit-service.ts';
 import { allenCunneenWorkers, fitWorkers, type StepFigures, type WorkersFit } from './fit-workers.ts';
+import { noiseLimitMs, noiseVerdict, type ProbeHealth, stepNoise } from './noise.ts';
 import { type ProbeOptions, type ResolvedProbeOptions, resolveProbeOptions } from './options.ts';
 import { connectRtts, openLoopStep, type StepAnswers, sequential } from './phases.ts';
 import { createRequester } from './requester.ts';
 
 /** One ramp step as reported. */
-export interface RampStep extends StepFigures {
+export interface RampStep extends StepFigures, ProbeHealth {
   sent: number;
   failed: number;
   timeouts: number;
   maxSendLagMs: number;
   knee: string | null;
+  /** Why the step measured the probe as much as the service (noise.ts), or null. */
+  noisy: string | null;
 }
 
 /** Everything a complete probe measured and fitted. */
@@ -48,6 +52,8 @@ export interface ProbeResult {
   workers: WorkersFit;
   /** The fitted model, the matrix `model` shape. */
   model: ModelParams;
+  /** Null when the probe kept up with itself at every step; else what it added, where, and the fix. */
+  noise: string | null;
   elapsedMs: number;
 }
 
@@ -63,7 +69,12 @@ const fmt = (x: number) => x.toFixed(2);
 /** Creates a probe; the options are checked here, before anything is sent. */
 export function createProbe(options: ProbeOptions): Probe {
   const o = resolveProbeOptions(options);
-  const plan = `probe: GET ${o.target} (bodies discarded unread) — ${o.lowLoadRequests} requests one at a time, then open-loop Poisson steps of ${o.stepSeconds} s from low load up to at most ${o.maxRate} req/s, stopping at the knee; at most ${o.maxSeconds} s in all`;
+  const plan = trafficLine({
+    who: 'probe',
+    url: o.target,
+    what: `${o.lowLoadRequests} requests one at a time, then open-loop Poisson steps of ${o.stepSeconds} s from low load up to at most ${o.maxRate} req/s, stopping at the knee`,
+    bound: `at most ${o.maxSeconds} s in all`,
+  });
   return { plan, run: (signal) => runProbe(o, signal ?? new AbortController().signal) };
 }
 
@@ -158,6 +169,7 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
     // The ramp: from 40 % of one worker's capacity, ×growth per step, capped at maxRate.
     const steps: RampStep[] = [];
     data.steps = steps;
+    const noiseLimit = noiseLimitMs(service.medianMs);
     let rate = Math.min(o.maxRate, (0.4 * 1000) / service.meanMs);
     let knee: string | null = null;
     let suspect = false;
@@ -179,7 +191,7 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
         signal,
       });
       if (signal.aborted) throw new ProbeInterruptedError(partial());
-      const step = stepFigures(a);
+      const step = stepFigures(a, noiseLimit);
       // Errors and a runaway queue end the ramp at once; a latency rise is sent once more at the same
       // rate first, since one noisy step on a shared machine looks the same.
       // A latency rise in the first two steps (40–50 % of one worker) must be severe to count: with more
@@ -192,7 +204,7 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
         sign === null ? null : knee === null ? `${sign} (sending the same rate again to confirm)` : sign;
       steps.push(step);
       measured.push(
-        `step ${k + 1}: ${fmt(rate)} req/s, ${a.sent} sent, ${a.failed} failed, p50 ${fmt(step.p50Ms)} ms, p90 ${fmt(step.p90Ms)} ms, p99 ${fmt(step.p99Ms)} ms, mean ${fmt(step.meanMs)} ms${step.knee ? ` — knee: ${step.knee}` : ''}`,
+        `step ${k + 1}: ${fmt(rate)} req/s, ${a.sent} sent, ${a.failed} failed, p50 ${fmt(step.p50Ms)} ms, p90 ${fmt(step.p90Ms)} ms, p99 ${fmt(step.p99Ms)} ms, mean ${fmt(step.meanMs)} ms${step.knee ? ` — knee: ${step.knee}` : ''}${step.noisy ? ` — noisy: ${step.noisy}` : ''}`,
       );
       progress(measured[measured.length - 1]);
       if (knee !== null) break;
@@ -246,6 +258,7 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
       service,
       workers,
       model,
+      noise: noiseVerdict(steps),
       elapsedMs: performance.now() - t0,
     };
   } finally {
@@ -254,7 +267,7 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
   }
 }
 
-function stepFigures(a: StepAnswers): RampStep {
+function stepFigures(a: StepAnswers, noiseLimit: number): RampStep {
   const lat = a.latencies;
   const n = lat.length;
   const mean = lat.reduce((x, y) => x + y, 0) / Math.max(n, 1);
@@ -273,7 +286,10 @@ function stepFigures(a: StepAnswers): RampStep {
     failed: a.failed,
     timeouts: a.timeouts,
     maxSendLagMs: a.maxSendLagMs,
+    sendLagP99Ms: a.sendLagP99Ms,
+    loopDelayP99Ms: a.loopDelayP99Ms,
     knee: null,
+    noisy: stepNoise(a, noiseLimit),
   };
 }
 

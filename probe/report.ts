@@ -12,7 +12,7 @@ export function formatModelJson(r: ProbeResult): string {
 }
 
 const STEP_HEADER =
-  'rate_per_s,sent,answered,failed,timeouts,p10_ms,p50_ms,p75_ms,p90_ms,p99_ms,mean_ms,max_send_lag_ms,fitted_load,fitted_p10_ms,fitted_p50_ms,fitted_p90_ms,fitted_p99_ms,fitted_mean_ms,knee';
+  'rate_per_s,sent,answered,failed,timeouts,p10_ms,p50_ms,p75_ms,p90_ms,p99_ms,mean_ms,max_send_lag_ms,fitted_load,fitted_p10_ms,fitted_p50_ms,fitted_p90_ms,fitted_p99_ms,fitted_mean_ms,knee,send_lag_p99_ms,loop_delay_p99_ms,noisy';
 
 const num = (x: number | undefined, d = 3) => (x === undefined || !Number.isFinite(x) ? '' : x.toFixed(d));
 
@@ -47,6 +47,9 @@ export function formatStepsCsv(steps: readonly RampStep[], r?: ProbeResult): str
         num(p?.p99Ms),
         num(p?.meanMs),
         csvCell(s.knee ?? ''),
+        num(s.sendLagP99Ms),
+        num(s.loopDelayP99Ms),
+        csvCell(s.noisy ?? ''),
       ].join(',');
     }),
   );
@@ -73,6 +76,12 @@ export function formatProbeReport(r: ProbeResult): string {
       ? `**Poor fit** — ${[sv.poor ? 'the service-time distribution is not the model’s log-normal + stragglers' : '', w.poor ? 'the load ramp is not explained by a pool of workers behind one queue' : ''].filter(Boolean).join('; ')}. Predictions from model.json are not to be trusted for this service; the evidence is below.`
       : 'The model fits: a pool of workers behind one FIFO queue, log-normal service times with stragglers.',
     '',
+    ...(r.noise
+      ? [
+          `**Noisy probe** — ${r.noise}. Under CPU contention the probe's own lateness looks like queueing, so the fitted workers may be too few; the noisy steps are marked in the table below and in steps.csv.`,
+          '',
+        ]
+      : []),
     '## Fitted model (model.json)',
     '',
     '| field | value |',
@@ -111,8 +120,8 @@ export function formatProbeReport(r: ProbeResult): string {
     '',
     `Low load (one request at a time): ${r.lowLoad.n} answers, ${r.lowLoad.failed} failed, p50 ${formatMs(r.lowLoad.p50Ms)} ms, p90 ${formatMs(r.lowLoad.p90Ms)} ms, p99 ${formatMs(r.lowLoad.p99Ms)} ms.`,
     '',
-    '| rate req/s | sent | failed | p50 ms (fitted) | p90 ms (fitted) | p99 ms (fitted) | knee |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| rate req/s | sent | failed | p50 ms (fitted) | p90 ms (fitted) | p99 ms (fitted) | knee | noisy |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...stepRows(r),
     '',
     `Stopped at the knee: ${r.knee}. Probe time ${(r.elapsedMs / 1000).toFixed(1)} s. Chart: latency-vs-rate.svg; figures: steps.csv.`,
@@ -127,7 +136,7 @@ function stepRows(r: ProbeResult): string[] {
     const p = r.workers.predictions[usable.indexOf(s)];
     const f = (x: number, y: number | undefined) =>
       `${formatMs(x)}${y === undefined ? '' : ` (${formatMs(y)})`}`;
-    return `| ${s.rate.toFixed(1)} | ${s.sent} | ${s.failed} | ${f(s.p50Ms, p?.p50Ms)} | ${f(s.p90Ms, p?.p90Ms)} | ${f(s.p99Ms, p?.p99Ms)} | ${s.knee ?? ''} |`;
+    return `| ${s.rate.toFixed(1)} | ${s.sent} | ${s.failed} | ${f(s.p50Ms, p?.p50Ms)} | ${f(s.p90Ms, p?.p90Ms)} | ${f(s.p99Ms, p?.p99Ms)} | ${s.knee ?? ''} | ${s.noisy ?? ''} |`;
   });
 }
 

@@ -24,4 +24,5 @@ export { connectRedis, redactText, redactUrl, redisFromUrl, waitForReady } from 
 export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';
 export { isLocalTargetHost } from './target-host.ts';
+export { type TrafficPlan, trafficLine } from './traffic-line.ts';
 export { wholeNumber, wholeNumberOption } from './whole-number.ts';

@@ -220,3 +220,32 @@ function writeRaw(dir: string, slug: string, p: FixturePoint, calls: SyntheticCa
 function legacy(fields: readonly string[], added: readonly string[]): string {
   return fields.filter((f) => !added.includes(f)).join(',');
 }
+
+/** A points.csv row of the study's shape with the given overrides (hand-made verdict cases). */
+export function pointRow(source: 'sim' | 'real', over: Partial<PointRow> = {}): PointRow {
+  return {
+    config: 'hedge, default budget',
+    load: 0.5,
+    cancellation: 'ignore',
+    seed: 1,
+    source,
+    calls: 1000,
+    measured_calls: 900,
+    p50_ms: 10,
+    p90_ms: 15,
+    p99_ms: 40,
+    p999_ms: 120,
+    max_ms: 250,
+    mean_ms: 11,
+    requests_per_call: 1.05,
+    hedge_rate: 0.05,
+    skipped_rate: 0,
+    rejected_rate: 0,
+    failed_rate: 0,
+    utilization: 0.52,
+    collapsed: false,
+    send_lag_p99_ms: source === 'real' ? 0.3 : null,
+    valid: true,
+    ...over,
+  };
+}

@@ -7,35 +7,7 @@ import { calibrationRows, comparePoint, formatSummaryLine, summarize } from '../
 import { COMPARISON_HEADER, formatComparisonCsv, parseComparisonCsv } from '../../analysis/comparison-csv.ts';
 import { percentileInterval } from '../../analysis/percentile-ci.ts';
 import { latencyVerdict, pointVerdict, rateVerdict } from '../../analysis/verdict.ts';
-import type { PointRow } from '../../contract/index.ts';
-
-function row(source: 'sim' | 'real', over: Partial<PointRow> = {}): PointRow {
-  return {
-    config: 'hedge, default budget',
-    load: 0.5,
-    cancellation: 'ignore',
-    seed: 1,
-    source,
-    calls: 1000,
-    measured_calls: 900,
-    p50_ms: 10,
-    p90_ms: 15,
-    p99_ms: 40,
-    p999_ms: 120,
-    max_ms: 250,
-    mean_ms: 11,
-    requests_per_call: 1.05,
-    hedge_rate: 0.05,
-    skipped_rate: 0,
-    rejected_rate: 0,
-    failed_rate: 0,
-    utilization: 0.52,
-    collapsed: false,
-    send_lag_p99_ms: source === 'real' ? 0.3 : null,
-    valid: true,
-    ...over,
-  };
-}
+import { pointRow as row } from './fixture.ts';
 
 const id = { config: 'hedge, default budget', load: 0.5, cancellation: 'ignore' as const, seed: 1 };
 const cal = calibrationFromRows(

@@ -62,4 +62,23 @@ describe('loadgenArgv', () => {
     const rt = loadgenArgv({ ...base, deployed: { ...deployed, launcher: ['chrt', '-f', '10'] } });
     expect(rt.slice(0, 5)).toEqual(['chrt', '-f', '10', '/usr/bin/node', 'loadgen.mjs']);
   });
+
+  it('for a foreign service: its route, no warm-up, no clock exchange, and --allow-any-target only when given', () => {
+    const deployed = { node: '/usr/bin/node', bundle: 'loadgen.mjs', nodeVersion: 'v20' };
+    const own = loadgenArgv({ ...base, deployed });
+    for (const flag of ['--path', '--warm-requests', '--clock-samples', '--allow-any-target'])
+      expect(own).not.toContain(flag);
+    const foreign = (allowAnyTarget: boolean) =>
+      loadgenArgv({ ...base, deployed, foreign: { path: '/api/x?t=1', allowAnyTarget } });
+    const tail = (argv: string[]) => argv.slice(own.length);
+    expect(tail(foreign(false))).toEqual([
+      '--path',
+      '/api/x?t=1',
+      '--warm-requests',
+      '0',
+      '--clock-samples',
+      '0',
+    ]);
+    expect(tail(foreign(true)).at(-1)).toBe('--allow-any-target');
+  });
 });
