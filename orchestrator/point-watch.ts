@@ -48,21 +48,6 @@ export interface WatchCommon {
   aliveEveryMs?: number;
 }
 
-/** The watch of a point with one load generator. */
-export interface WatchOptions extends WatchCommon {
-  statusKey: string;
-  loadgenAlive: () => Promise<boolean>;
-  loadgenLog: () => Promise<string>;
-}
-
-/** Polls until the point is done, failed, timed out, stale, or the signal aborts. */
-export function watchPoint(o: WatchOptions): Promise<WatchOutcome> {
-  return watchGenerators({
-    ...o,
-    generators: [{ statusKey: o.statusKey, alive: o.loadgenAlive, log: o.loadgenLog }],
-  });
-}
-
 /** Per-generator state of the watch. */
 interface Watched extends GeneratorWatch {
   /** How failure reasons name it: "the load generator", or "the load generator of client i (of K)". */

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type GeneratorWatch,
   type StatusSnapshot,
-  type WatchOptions,
+  type WatchCommon,
+  type WatchOutcome,
   watchGenerators,
-  watchPoint,
 } from '../../orchestrator/point-watch.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 
@@ -24,6 +24,20 @@ afterAll(async () => {
   redis?.disconnect();
   await redisServer?.stop();
 });
+
+/** The watch of a point with one load generator (most cases below need no more). */
+interface WatchOptions extends WatchCommon {
+  statusKey: string;
+  loadgenAlive: () => Promise<boolean>;
+  loadgenLog: () => Promise<string>;
+}
+
+function watchPoint(o: WatchOptions): Promise<WatchOutcome> {
+  return watchGenerators({
+    ...o,
+    generators: [{ statusKey: o.statusKey, alive: o.loadgenAlive, log: o.loadgenLog }],
+  });
+}
 
 function options(o: Partial<WatchOptions> = {}): WatchOptions {
   return {
