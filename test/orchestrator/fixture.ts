@@ -4,6 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa, type Options } from 'execa';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 
 /** The package root and the CLI bundle the tests run. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -92,3 +95,46 @@ export async function until(cond: () => boolean | Promise<boolean>, ms: number, 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A file of local runs: its temp folder, a real redis-server (URL) and a client of it. Read inside tests. */
+export interface LocalRunSuite {
+  readonly dir: string;
+  readonly redisUrl: string;
+  readonly redis: Redis;
+}
+
+/**
+ * Sets up a file of local runs (beforeAll: the bundles checked, a temp folder, a real redis-server) and tears
+ * it down (afterAll: every process still mentioning the folder killed, Redis stopped, the folder removed).
+ */
+export function localRunSuite(prefix?: string): LocalRunSuite {
+  let dir = '';
+  let server: RedisProcess | undefined;
+  let redis: Redis | undefined;
+  beforeAll(async () => {
+    requireBuild();
+    dir = tempDir(prefix);
+    server = await startRedis();
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    await killProcessesMentioning(dir);
+    redis?.disconnect();
+    await server?.stop();
+    rmTemp(dir);
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    get redisUrl() {
+      return server!.url;
+    },
+    get redis() {
+      return redis!;
+    },
+  };
+}
+
+/** An output stream that swallows what a run prints (the tests read its files instead). */
+export const QUIET = { write: () => true };

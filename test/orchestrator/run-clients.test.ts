@@ -5,8 +5,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   attribute,
   clockOffsetOf,
@@ -20,35 +19,9 @@ import { type Manifest, parsePointsCsv, redisKeys } from '../../contract/index.t
 import { parseMatrix, warmupCalls } from '../../model/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
 import { simulateMatrix } from '../../simulator/index.ts';
-import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
-import {
-  killProcessesMentioning,
-  processesMentioning,
-  requireBuild,
-  rmTemp,
-  tempDir,
-  until,
-} from './fixture.ts';
+import { localRunSuite, processesMentioning, QUIET, until } from './fixture.ts';
 
-let dir: string;
-let redisServer: RedisProcess;
-let redis: Redis;
-
-beforeAll(async () => {
-  requireBuild();
-  dir = tempDir('hb-clients-');
-  redisServer = await startRedis();
-  redis = new Redis(redisServer.url);
-});
-
-afterAll(async () => {
-  redis?.disconnect();
-  await redisServer?.stop();
-  await killProcessesMentioning(dir);
-  rmTemp(dir);
-});
-
-const quiet = { write: () => true };
+const suite = localRunSuite('hb-clients-');
 
 /** One client's entry of status.json, as far as the test reads it. */
 interface ClientStatusJson {
@@ -69,10 +42,10 @@ function createClientsRun(matrixFile: string, out: string) {
   return createRun({
     matrixFile,
     out,
-    redisUrl: redisServer.url,
-    cwd: dir,
-    stderr: quiet,
-    stdout: quiet,
+    redisUrl: suite.redisUrl,
+    cwd: suite.dir,
+    stderr: QUIET,
+    stdout: QUIET,
   });
 }
 
@@ -87,7 +60,7 @@ function writeMatrix(name: string, calls: number): { path: string; json: object 
     calibration: false,
     clients: [1, 2],
   };
-  const path = join(dir, `${name}.json`);
+  const path = join(suite.dir, `${name}.json`);
   writeFileSync(path, JSON.stringify(json));
   return { path, json };
 }
@@ -96,7 +69,7 @@ describe('hedgebench run with clients [1, 2], everything on this machine', () =>
   it('runs two load generators for the K = 2 point, each sending exactly its own calls, and records both', async () => {
     const calls = 400;
     const { path: matrixFile, json } = writeMatrix('clients', calls);
-    const out = join(dir, 'run-k');
+    const out = join(suite.dir, 'run-k');
     const run = await createClientsRun(matrixFile, out);
     expect(run.plan.map((p) => p.key)).toEqual([
       'hedge, default budget|0.30|ignore|1',
@@ -174,28 +147,28 @@ describe('hedgebench run with clients [1, 2], everything on this machine', () =>
     expect(report).toContain('0 of 2');
 
     // The simulated rows are exactly `hedgebench simulate`'s for the same matrix.
-    const sim = await simulateMatrix(parseMatrix(json), join(dir, 'sim'), { threads: 0 });
+    const sim = await simulateMatrix(parseMatrix(json), join(suite.dir, 'sim'), { threads: 0 });
     const simRows = parsePointsCsv(readFileSync(sim.pointsCsvPath, 'utf8'));
     const runSim = parsePointsCsv(readFileSync(join(out, 'points.csv'), 'utf8')).filter(
       (r) => r.source === 'sim',
     );
     expect(runSim).toEqual(simRows);
 
-    expect(await redis.keys(`hb:${manifest.run}:*`)).toEqual([]);
+    expect(await suite.redis.keys(`hb:${manifest.run}:*`)).toEqual([]);
     expect(await processesMentioning(out)).toEqual([]);
   });
 
   it('stops both load generators of a point when the run is interrupted', async () => {
     // Long enough (~6 s of schedule at load 0.3) to be interrupted mid-point.
     const { path: matrixFile } = writeMatrix('clients-abort', 2000);
-    const out = join(dir, 'run-abort');
+    const out = join(suite.dir, 'run-abort');
     const run = await createClientsRun(matrixFile, out);
     const k2 = run.plan[1]!;
     const running = run.execute();
     const keys = redisKeys(basename(out), k2.slug);
     const both = [keys.clientStatus(0, 2), keys.clientStatus(1, 2)];
     await until(
-      async () => (await redis.exists(...both)) === 2,
+      async () => (await suite.redis.exists(...both)) === 2,
       90_000,
       'both load generators of the K = 2 point running',
     );

@@ -4,45 +4,18 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyzeRun, readAttemptsCsv } from '../../analysis/index.ts';
 import { ATTEMPT_FIELDS, attemptFields, type Manifest, parsePointsCsv } from '../../contract/index.ts';
 import { DEFAULT_MODEL, replicaServiceMs, replicaSetupOf } from '../../model/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
-import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
-import {
-  killProcessesMentioning,
-  processesMentioning,
-  requireBuild,
-  rmTemp,
-  runLog,
-  tempDir,
-} from './fixture.ts';
+import { localRunSuite, processesMentioning, QUIET, runLog } from './fixture.ts';
 
-let dir: string;
-let redisServer: RedisProcess;
-let redis: Redis;
-
-beforeAll(async () => {
-  requireBuild();
-  dir = tempDir();
-  redisServer = await startRedis();
-  redis = new Redis(redisServer.url);
-});
-
-afterAll(async () => {
-  await killProcessesMentioning(dir);
-  redis?.disconnect();
-  await redisServer?.stop();
-  rmTemp(dir);
-});
-
-const quiet = { write: () => true };
+const suite = localRunSuite();
 
 describe('hedgebench run with replicas, everything on this machine', () => {
   it('runs two target servers, records which replica served each attempt, and shows the slow one', async () => {
-    const matrixFile = join(dir, 'replicas.json');
+    const matrixFile = join(suite.dir, 'replicas.json');
     writeFileSync(
       matrixFile,
       JSON.stringify({
@@ -58,14 +31,14 @@ describe('hedgebench run with replicas, everything on this machine', () => {
         slowReplica: [2],
       }),
     );
-    const out = join(dir, 'run-r');
+    const out = join(suite.dir, 'run-r');
     const run = await createRun({
       matrixFile,
       out,
-      redisUrl: redisServer.url,
-      cwd: dir,
-      stderr: quiet,
-      stdout: quiet,
+      redisUrl: suite.redisUrl,
+      cwd: suite.dir,
+      stderr: QUIET,
+      stdout: QUIET,
     });
     // no hedge × R{1, 2}, hedge × R{1, 2}: correlation changes only the hedged ones.
     expect(run.plan.map((p) => p.key)).toEqual([
@@ -143,7 +116,7 @@ describe('hedgebench run with replicas, everything on this machine', () => {
     expect(report).toContain('## Replicas');
     expect(report).toContain('the slow one is replica 0 (service × 2)');
 
-    expect(await redis.keys(`hb:${manifest.run}:*`)).toEqual([]);
+    expect(await suite.redis.keys(`hb:${manifest.run}:*`)).toEqual([]);
     expect(await processesMentioning(out)).toEqual([]);
   }, 180_000);
 });
