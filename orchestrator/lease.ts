@@ -56,6 +56,8 @@ export class AgentLease {
   private timer: NodeJS.Timeout | undefined;
   private hosts: Host[] = [];
   private failures = 0;
+  /** Renewals under way, per host: end() waits for them, or one finishing late would write the file back. */
+  private readonly busy = new Map<Host, Promise<void>>();
 
   constructor(
     readonly seconds: number = DEFAULT_LEASE_SECONDS,
@@ -88,18 +90,17 @@ export class AgentLease {
     this.hosts = [...hosts];
     await Promise.all(this.hosts.map((h) => this.renewOn(h)));
     const every = Math.max(500, Math.floor((this.seconds * 1000) / 3));
-    const busy = new Set<Host>();
     this.timer = setInterval(() => {
       for (const h of this.hosts) {
         // A renewal still under way (a slow SSH round trip) is not doubled up.
-        if (busy.has(h)) continue;
-        busy.add(h);
-        this.renewOn(h)
+        if (this.busy.has(h)) continue;
+        const renewal = this.renewOn(h)
           .catch((err: Error) => {
             this.failures++;
             onFailure(h, err);
           })
-          .finally(() => busy.delete(h));
+          .finally(() => this.busy.delete(h));
+        this.busy.set(h, renewal);
       }
     }, every);
     this.timer.unref();
@@ -114,6 +115,7 @@ export class AgentLease {
   async end(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await Promise.all(this.busy.values());
     await Promise.all(
       this.hosts.map((h) =>
         h

@@ -15,7 +15,7 @@ import {
   readStatusJson,
   residualMs,
 } from '../../analysis/index.ts';
-import { type Manifest, parsePointsCsv, redisKeys } from '../../contract/index.ts';
+import { type Manifest, parsePointsCsv, percentileOf, redisKeys } from '../../contract/index.ts';
 import { parseMatrix, warmupCalls } from '../../model/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
 import { simulateMatrix } from '../../simulator/index.ts';
@@ -112,7 +112,10 @@ describe('hedgebench run with clients [1, 2], everything on this machine', () =>
       expect(typeof s.summary.valid).toBe('boolean');
     }
     // Attribution puts each client's calls on its own timeline (its own t0 and clock offset): every part
-    // adds up, and neither way of the trip is negative beyond the clients' offset uncertainties.
+    // adds up, and neither way of the trip is negative beyond the clients' offset uncertainties — read at
+    // the 1st percentile, not the minimum: a generator descheduled between its socket write and the write's
+    // timestamp (three processes on two cores) puts a rare call's transit below the bound, while a call
+    // placed on the other client's timeline would move half of them.
     const raw = (ext: string) => join(out, 'raw', `${two!.slug}.${ext}`);
     const st = readStatusJson(raw('status.json'));
     const at = attribute(c, readAttemptsCsv(raw('attempts.csv')), st);
@@ -122,8 +125,8 @@ describe('hedgebench run with clients [1, 2], everything on this machine', () =>
     const offsets = (status.clients as ClientStatusJson[]).map((s) => clockOffsetOf({ summary: s.summary }));
     expect(offsets.every((o) => o !== null)).toBe(true);
     const slack = Math.max(...offsets.map((o) => o!.uncertaintyMs)) + 0.002;
-    expect(Math.min(...at.parts.request_transit)).toBeGreaterThan(-slack);
-    expect(Math.min(...at.parts.response_transit)).toBeGreaterThan(-slack);
+    expect(percentileOf(at.parts.request_transit, 1)).toBeGreaterThan(-slack);
+    expect(percentileOf(at.parts.response_transit, 1)).toBeGreaterThan(-slack);
 
     // The merged summary counts both clients; the K = 1 status has no `clients` and no client index.
     expect(
