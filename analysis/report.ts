@@ -8,6 +8,7 @@ import { clientsBlocks } from './clients-report.ts';
 import { formatSummaryLine } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { foreignBlocks } from './foreign-report.ts';
+import { lanesBlocks } from './lanes-report.ts';
 import { configLabel, configLabels } from './point-label.ts';
 import { pointVerdictText } from './point-verdict.ts';
 import { replicaBlocks } from './replica-report.ts';
@@ -341,6 +342,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     },
     pointsTable(a),
     ...clientsBlocks(a),
+    ...lanesBlocks(a),
     { kind: 'heading', level: 2, text: 'Divergences' },
     ...divergenceBlocks(a),
     { kind: 'heading', level: 2, text: 'Where the time went (attribution)' },

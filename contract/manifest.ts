@@ -29,6 +29,8 @@ export interface PointEntry {
   endedAt?: string;
   /** A point measured by several load generators (`clients: K`): each one's figures; absent with one. */
   clients?: ClientFigures[];
+  /** The lane that measured it (0-based), in a run of several lanes; absent with one. */
+  lane?: number;
 }
 
 /** One load generator's share of a point (`clients: K`): its calls' rates and its own self-check. */
@@ -69,6 +71,8 @@ export interface Manifest {
   /** Where the matrix and hosts came from, so `--resume` can find them again (paths, no secrets). */
   sources: { matrixFile: string | null; hostsFile: string | null };
   hosts: object | 'local';
+  /** Lanes the run measures on (points in parallel, one per lane), when more than one. */
+  lanes?: number;
   /** Set at the end: 0 = every point done; 1 = some failed; 130/143 = interrupted. */
   exitCode?: number;
   points: PointEntry[];
@@ -100,6 +104,7 @@ const entrySchema = z
     reason: z.string().nullable().optional(),
     startedAt: z.string().nullable().optional(),
     endedAt: z.string().nullable().optional(),
+    lane: z.number().int().nonnegative().optional(),
   })
   .passthrough();
 
@@ -121,6 +126,7 @@ const manifestSchema = z
     matrix: z.custom<unknown>((v) => v !== undefined, { message: 'Required' }),
     sources: z.object({ matrixFile: z.string().nullable(), hostsFile: z.string().nullable() }).optional(),
     hosts: z.union([z.literal('local'), z.object({}).passthrough()]).optional(),
+    lanes: z.number().int().positive().optional(),
     exitCode: z.number().int().optional(),
     points: z.array(entrySchema),
   })

@@ -1,7 +1,9 @@
 // The agents of a run, brought up in a safe order and always brought down: hosts opened, leftovers of a
 // killed run stopped, Node checked and bundles deployed, Redis started (or reached), the targets started
 // (one per replica the matrix asks for at most; none when the matrix names a foreign service: that one is the
-// user's, already running).
+// user's, already running). A run of several lanes has one Agents per lane: lane 0's starts Redis and owns the
+// registry and the lease; every other lane's shares those three and brings up only its target(s) and load
+// generator.
 import { AgentRegistry, reapAgents } from './agent-registry.ts';
 import { type Deployed, deployAgent } from './deploy.ts';
 import { freePort } from './free-port.ts';
@@ -29,6 +31,13 @@ export interface AgentsOptions {
   replicas?: number;
   /** The points go to a foreign service: no target server is deployed or started. */
   foreign?: boolean;
+  /** Which lane these agents serve (default 0); a lane > 0 also needs `shared`. */
+  lane?: number;
+  /**
+   * Lane 0's registry, lease and Redis, for the agents of another lane. Redis is a promise: another lane
+   * opens its hosts and deploys while lane 0 is still starting Redis, and waits for it only to start.
+   */
+  shared?: { registry: AgentRegistry; lease: AgentLease; redis: Promise<RedisService> };
   say: (text: string) => void;
 }
 
@@ -36,28 +45,38 @@ export interface AgentsOptions {
 export class Agents {
   readonly registry: AgentRegistry;
   hosts: RunHosts | undefined;
-  loadgen: Deployed | undefined;
+  loadgens: Deployed[] = [];
   redis: RedisService | undefined;
   /** Replica r's target server is `targets[r]`; filled in as they start. */
   readonly targets: TargetAgent[] = [];
 
   constructor(private readonly o: AgentsOptions) {
-    this.lease = new AgentLease(o.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
-    this.registry = new AgentRegistry(o.folder.agentsPath, this.lease);
+    this.lease = o.shared?.lease ?? new AgentLease(o.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
+    this.registry = o.shared?.registry ?? new AgentRegistry(o.folder.agentsPath, this.lease);
   }
-  private readonly lease: AgentLease;
+  readonly lease: AgentLease;
 
   /** Opens the hosts, stops what a killed run left behind and puts this run's lease on every host. */
   async open(): Promise<RunHosts> {
-    const hosts = await openHosts(this.o.hostsFile, this.o.folder.dir, this.o.replicas ?? 1);
+    const hosts = await openHosts(
+      this.o.hostsFile,
+      this.o.folder.dir,
+      this.o.replicas ?? 1,
+      this.o.lane ?? 0,
+    );
     this.hosts = hosts;
-    for (const a of await reapAgents(this.registry, hostMap(hosts))) {
+    const mine = this.hostMap();
+    for (const a of await reapAgents(this.registry, mine)) {
       this.o.say(
         `hedgebench: stopped a ${a.role} agent (pid ${a.pid} on ${a.host}) that an earlier, killed run left behind`,
       );
       this.o.folder.event('agent-reaped', { role: a.role, host: a.host, pid: a.pid });
     }
-    await this.lease.begin([...hostMap(hosts).values()], (host, err) => {
+    if (this.o.shared) {
+      await this.lease.extend([...mine.values()]);
+      return hosts;
+    }
+    await this.lease.begin([...mine.values()], (host, err) => {
       this.o.say(
         `hedgebench: could not renew the agents' lease on host ${host.name} (${err.message}); retrying — agents stop by themselves after ${this.lease.seconds} s without one`,
       );
@@ -67,8 +86,11 @@ export class Agents {
     return hosts;
   }
 
-  /** Checks Node and copies the bundles first (an unreachable host fails here, before anything starts). */
-  async deploy(): Promise<Deployed> {
+  /**
+   * Checks Node and copies the bundles first (an unreachable host fails here, before anything starts).
+   * Returns each load-generator host's bundle and launcher, in `hosts.loadgens` order.
+   */
+  async deploy(): Promise<Deployed[]> {
     const hosts = this.hosts!;
     const local = hosts.mode === 'local';
     // Targets one after another: two replicas may share a machine and working directory, hence the bundle.
@@ -78,16 +100,26 @@ export class Agents {
       for (const t of hosts.targets) out.push(await deployAgent(t, 'target', local));
       return out;
     };
-    const [targets, deployed, how] = await Promise.all([
+    const deployLoadgen = async (h: Host): Promise<Deployed> => {
+      const [deployed, how] = await Promise.all([
+        deployAgent(h, 'loadgen', local),
+        loadgenLauncher(h, local),
+      ]);
+      this.o.folder.event('loadgen-priority', {
+        ...this.laneField,
+        ...(hosts.loadgens.length > 1 ? { host: h.name } : {}),
+        launcher: how.launcher.join(' '),
+        note: how.note,
+      });
+      return { ...deployed, launcher: how.launcher };
+    };
+    const [targets, loadgens] = await Promise.all([
       deployTargets(),
-      deployAgent(hosts.loadgen, 'loadgen', local),
-      loadgenLauncher(hosts.loadgen, local),
+      Promise.all(hosts.loadgens.map(deployLoadgen)),
     ]);
-    const loadgen: Deployed = { ...deployed, launcher: how.launcher };
-    this.o.folder.event('loadgen-priority', { launcher: how.launcher.join(' '), note: how.note });
-    this.loadgen = loadgen;
+    this.loadgens = loadgens;
     this.targetsDeployed = targets;
-    return loadgen;
+    return loadgens;
   }
   private targetsDeployed: Deployed[] = [];
 
@@ -97,7 +129,7 @@ export class Agents {
     const redis = await this.startRedis(hosts);
     this.redis = redis;
     if (this.o.foreign) {
-      this.o.folder.event('agents-started', { target: null, redis: redis.display });
+      this.o.folder.event('agents-started', { ...this.laneField, target: null, redis: redis.display });
       return { redis, targets: [] };
     }
     for (const [r, host] of hosts.targets.entries()) {
@@ -121,6 +153,7 @@ export class Agents {
     }
     const urls = this.targets.map((t) => t.url);
     this.o.folder.event('agents-started', {
+      ...this.laneField,
       target: urls[0],
       ...(urls.length > 1 ? { targets: urls } : {}),
       redis: redis.display,
@@ -128,17 +161,37 @@ export class Agents {
     return { redis, targets: this.targets };
   }
 
-  /** Stops every agent this run started (and any still recorded), then closes the hosts. Never throws. */
+  /**
+   * Stops every agent this run (lane) started and any still recorded on its hosts, then closes the hosts.
+   * Never throws. Another lane's agents leave the shared Redis and lease to lane 0's, which goes down last.
+   */
   async down(): Promise<void> {
     for (const t of this.targets) await t.dispose().catch(() => {});
-    await this.redis?.stop().catch(() => {});
-    if (this.hosts) await reapAgents(this.registry, hostMap(this.hosts)).catch(() => []);
+    if (!this.o.shared) await this.redis?.stop().catch(() => {});
+    if (this.hosts) await reapAgents(this.registry, this.hostMap()).catch(() => []);
     // Last: an agent on a host that could not be reached above stops by itself when its lease lapses.
-    await this.lease.end();
+    if (!this.o.shared) await this.lease.end();
     await this.hosts?.close().catch(() => {});
   }
 
+  /** `{ lane }` in the events of a lane > 0 (a one-lane run's log is as before). */
+  private get laneField(): { lane?: number } {
+    return this.o.lane ? { lane: this.o.lane } : {};
+  }
+
+  /** Hosts by name (each role's Host has its own name, even when two roles share a machine); Redis's only on lane 0. */
+  private hostMap(): Map<string, Host> {
+    const hosts = this.hosts!;
+    const m = new Map<string, Host>([
+      ...hosts.targets.map((t): [string, Host] => [t.name, t]),
+      ...hosts.loadgens.map((g): [string, Host] => [g.name, g]),
+    ]);
+    if (!this.o.shared && !isRedisUrl(hosts.redis)) m.set(hosts.redis.name, hosts.redis);
+    return m;
+  }
+
   private async startRedis(hosts: RunHosts): Promise<RedisService> {
+    if (this.o.shared) return await this.o.shared.redis;
     if (this.o.redisUrl) return useRedisUrl(this.o.redisUrl);
     if (isRedisUrl(hosts.redis)) return useRedisUrl(hosts.redis.url, hosts.redisTls?.ca);
     const host = hosts.redis;
@@ -151,14 +204,4 @@ export class Agents {
       ...(tls?.cert && tls.key ? { tls: { ca: tls.ca, cert: tls.cert, key: tls.key } } : {}),
     });
   }
-}
-
-/** Hosts by name (each role's Host has its own name, even when two roles share a machine). */
-function hostMap(hosts: RunHosts): Map<string, Host> {
-  const m = new Map<string, Host>([
-    ...hosts.targets.map((t): [string, Host] => [t.name, t]),
-    [hosts.loadgen.name, hosts.loadgen],
-  ]);
-  if (!isRedisUrl(hosts.redis)) m.set(hosts.redis.name, hosts.redis);
-  return m;
 }

@@ -106,6 +106,12 @@ export class AgentLease {
     this.timer.unref();
   }
 
+  /** Writes the lease on more hosts (another lane's, after begin) and renews it there from now on. */
+  async extend(hosts: readonly Host[]): Promise<void> {
+    await Promise.all(hosts.map((h) => this.renewOn(h)));
+    this.hosts.push(...hosts);
+  }
+
   /** Renewals that failed so far (each one retried at the next tick). */
   get failedRenewals(): number {
     return this.failures;

@@ -117,6 +117,8 @@ export interface PlanEstimate {
   points: { key: string; calibration: boolean; calls: number; measured: number; expectedMs: number }[];
   /** Estimated wall time of the whole run, ms. */
   wallMs: number;
+  /** Lanes the estimate spreads the points over, when more than one. */
+  lanes?: number;
   /** Raw data the points write, bytes (the free-space check asks for this plus `marginBytes`). */
   diskBytes: number;
   marginBytes: number;
@@ -124,8 +126,11 @@ export interface PlanEstimate {
   warnings: string[];
 }
 
-/** Estimates the wall time and disk of a plan and checks that its calls bound p99 and p99.9. */
-export function estimatePlan(plan: readonly PlannedPoint[]): PlanEstimate {
+/**
+ * Estimates the wall time (on `lanes` lanes) and disk of a plan and checks that its calls bound p99 and p99.9.
+ * Lanes take the points in plan order, each the next one as it frees up, as the run does.
+ */
+export function estimatePlan(plan: readonly PlannedPoint[], lanes = 1): PlanEstimate {
   const points = plan.map((pp) => ({
     key: pp.key,
     calibration: pp.calibration,
@@ -133,7 +138,12 @@ export function estimatePlan(plan: readonly PlannedPoint[]): PlanEstimate {
     measured: pp.point.calls - warmupCalls(pp.point),
     expectedMs: pp.expectedMs,
   }));
-  const wallMs = RUN_OVERHEAD_MS + points.reduce((t, p) => t + p.expectedMs + POINT_OVERHEAD_MS, 0);
+  const free = Array<number>(lanes).fill(0);
+  for (const p of points) {
+    const i = free.indexOf(Math.min(...free));
+    free[i] += p.expectedMs + POINT_OVERHEAD_MS;
+  }
+  const wallMs = RUN_OVERHEAD_MS + Math.max(...free);
   const diskBytes = points.reduce((b, p) => b + p.calls * BYTES_PER_CALL, 0);
   const warnings: string[] = [];
   for (const pct of BOUNDED) {
@@ -150,7 +160,7 @@ export function estimatePlan(plan: readonly PlannedPoint[]): PlanEstimate {
       `${short.length} of ${plan.length} points measure too few calls to bound p${pct}: ${points[plan.indexOf(pp)].measured} measured (${pp.point.calls} calls, ${Math.round(wf * 100)} % warm-up) where its 95 % interval needs at least ${need} successful calls, so those intervals stay open above; raise ${pp.calibration ? 'calibration.calls' : 'calls'} to at least ${fix}`,
     );
   }
-  return { points, wallMs, diskBytes, marginBytes: MARGIN_BYTES, warnings };
+  return { points, wallMs, ...(lanes > 1 ? { lanes } : {}), diskBytes, marginBytes: MARGIN_BYTES, warnings };
 }
 
 /** `run --plan`'s text: one line per point, then the totals and the warnings. */
@@ -163,7 +173,7 @@ export function formatPlan(name: string, e: PlanEstimate): string {
       (p, i) =>
         `${String(i + 1).padStart(3)}  ${(p.calibration ? `${p.key} (calibration)` : p.key).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${duration(p.expectedMs)}`,
     ),
-    `estimated wall time: about ${duration(e.wallMs)} (the schedules, plus about ${duration(POINT_OVERHEAD_MS)} a point to start, drain and score, and ${duration(RUN_OVERHEAD_MS)} to start and finish)`,
+    `estimated wall time: about ${duration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${duration(POINT_OVERHEAD_MS)} a point to start, drain and score, and ${duration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
     `estimated disk: about ${mib(e.diskBytes)} of raw data (${BYTES_PER_CALL} bytes a call); the run asks for that plus ${mib(e.marginBytes)} free`,
     ...e.warnings.map((w) => `warning: ${w}`),
   ];

@@ -54,8 +54,9 @@ export interface PointDeps {
   targets: readonly TargetAgent[];
   /** The user's own service: no target server, no control routes, nothing recorded on its side. */
   foreign: (ForeignLoad & { origin: string }) | null;
-  loadgenHost: Host;
-  loadgen: Deployed;
+  /** The lane's load-generator hosts and their bundles: client i runs on entry i mod their number. */
+  loadgenHosts: readonly Host[];
+  loadgens: readonly Deployed[];
   registry: AgentRegistry;
   timing: PointTiming;
   signal: AbortSignal;
@@ -101,17 +102,20 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
     await targets?.prepare(d.run, pp.slug);
     phase('prepare');
     const capMs = pp.expectedMs * d.timing.capFactor + d.timing.slackMs;
-    // One host for every client (the hosts file names one load-generator host); each process has its own
-    // pipeline, and the start barrier in Redis lines their schedules up. Each balances over the replicas.
-    const redisCaFile = await d.redis.caFileOn(d.loadgenHost);
+    // Client i on load-generator host i mod H, round-robin; each process has its own pipeline, and the
+    // start barrier in Redis lines their schedules up. Each balances over the replicas.
     const [targetUrl, ...replicaTargets] = targets?.urls ?? [d.foreign!.origin];
     const grpc = targets?.used[0].grpcAddress ?? null;
     for (let client = 0; client < K; client++) {
+      const g = client % d.loadgenHosts.length;
+      const host = d.loadgenHosts[g]!;
+      // The generators sharing this host: real-time priority only while they leave it cores to spare.
+      const onHost = Math.ceil((K - g) / d.loadgenHosts.length);
       lgs.push(
         await startLoadgen(
-          d.loadgenHost,
+          host,
           {
-            deployed: launcherFor(d.loadgen, K),
+            deployed: launcherFor(d.loadgens[g]!, onHost),
             targetUrl,
             replicaTargets,
             ...(grpc === null ? {} : { grpcTarget: grpc }),
@@ -120,7 +124,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
               : {}),
             point: p,
             redisUrl: d.redis.url,
-            redisCaFile,
+            redisCaFile: await d.redis.caFileOn(host),
             run: d.run,
             slug: pp.slug,
             maxSeconds: capMs / 1000,

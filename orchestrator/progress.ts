@@ -1,10 +1,13 @@
-// Live progress on stderr: one updating line on a terminal, a plain line every few seconds otherwise.
-// The formatter is a pure function; the reporter only decides when and how to write it.
+// Live progress on stderr: one updating line on a terminal (one per lane when points run in parallel), a
+// plain line every few seconds otherwise. The formatter is a pure function; the reporter only decides when
+// and how to write it.
 
 import { formatMs } from '../contract/index.ts';
 
 /** What the progress line shows about the running point and the run. */
 export interface ProgressState {
+  /** The lane measuring the point, in a run of several lanes; absent with one. */
+  lane?: number;
   /** 1-based position of the point in the run, and the number of points the run measures. */
   point: number;
   points: number;
@@ -34,7 +37,7 @@ const ms = (v: number | null) => (v === null || !Number.isFinite(v) ? '–' : `$
 export function formatProgress(s: ProgressState): string {
   const pct = s.calls > 0 ? Math.floor((100 * s.completed) / s.calls) : 0;
   return [
-    `[${s.point}/${s.points}] ${s.key.replaceAll('|', ' ')}`,
+    `${s.lane === undefined ? '' : `lane ${s.lane} `}[${s.point}/${s.points}] ${s.key.replaceAll('|', ' ')}`,
     `${s.completed}/${s.calls} calls (${pct}%)`,
     `in flight ${s.inflight ?? '–'}`,
     `p99 ${ms(s.p99Ms)}`,
@@ -50,44 +53,64 @@ export interface ProgressSink {
   columns?: number;
 }
 
-/** Writes progress and messages to a sink without messages and the live line overwriting each other. */
+/** Writes progress and messages to a sink without messages and the live lines overwriting each other. */
 export class ProgressReporter {
-  private live = false;
-  private lastPlain = 0;
+  /** The live line of each lane (0 when the run has one), drawn in lane order. */
+  private readonly lines = new Map<number, string>();
+  /** Lines on the terminal now. */
+  private drawn = 0;
+  private readonly lastPlain = new Map<number, number>();
 
   constructor(
     private readonly sink: ProgressSink,
     private readonly plainEveryMs = 5_000,
   ) {}
 
-  /** Shows the current state: rewrites the line on a terminal, prints at most every plainEveryMs otherwise. */
+  /** Shows the current state: rewrites the lines on a terminal, prints at most every plainEveryMs otherwise. */
   update(s: ProgressState): void {
     const line = formatProgress(s);
+    const lane = s.lane ?? 0;
     if (this.sink.isTTY) {
-      const width = Math.max(20, (this.sink.columns ?? 120) - 1);
-      this.sink.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
-      this.live = true;
+      this.lines.set(lane, line);
+      this.draw();
       return;
     }
     const now = Date.now();
-    if (now - this.lastPlain >= this.plainEveryMs) {
-      this.lastPlain = now;
+    if (now - (this.lastPlain.get(lane) ?? 0) >= this.plainEveryMs) {
+      this.lastPlain.set(lane, now);
       this.sink.write(`${line}\n`);
     }
   }
 
-  /** Prints a message on its own line (clearing the live line first). */
+  /** A lane's point ended: its line goes (the others are drawn again at their next update). */
+  drop(lane = 0): void {
+    this.lines.delete(lane);
+    this.clear();
+  }
+
+  /** Prints a message on its own line (clearing the live lines first). */
   message(text: string): void {
     this.clear();
     this.sink.write(`${text}\n`);
   }
 
-  /** Removes the live line (terminal) and lets the next update print at once (plain). */
+  /** Removes the live lines (terminal) and lets the next update print at once (plain). */
   clear(): void {
-    if (this.live) {
-      this.sink.write('\r\x1b[2K');
-      this.live = false;
+    if (this.drawn > 0) {
+      // From the last line up to the first, each erased.
+      this.sink.write(Array(this.drawn).fill('\r\x1b[2K').join('\x1b[1A'));
+      this.drawn = 0;
     }
-    this.lastPlain = 0;
+    this.lastPlain.clear();
+  }
+
+  private draw(): void {
+    const width = Math.max(20, (this.sink.columns ?? 120) - 1);
+    const rows = [...this.lines.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, l]) => `\r\x1b[2K${l.length > width ? `${l.slice(0, width - 1)}…` : l}`);
+    // Back up to the first live line, then write every line again.
+    this.sink.write(`${this.drawn > 1 ? `\x1b[${this.drawn - 1}A` : ''}${rows.join('\n')}`);
+    this.drawn = rows.length;
   }
 }

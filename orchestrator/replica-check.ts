@@ -4,9 +4,9 @@
 import { type Matrix, MatrixInvalidError, replicaNotes } from '../model/index.ts';
 import type { HostsFile } from './hosts/index.ts';
 
-/** Target hosts a hosts file offers: replica r runs on its r-th (`"target": [...]`; one host = 1). */
+/** Target hosts a hosts file offers every lane: replica r runs on a lane's r-th (`"target": [...]`; one host = 1). */
 export function targetHostCount(hosts: HostsFile): number {
-  return hosts.targets.length;
+  return Math.min(...hosts.lanes.map((l) => l.targets.length));
 }
 
 /**
@@ -23,7 +23,7 @@ export function checkReplicasRunnable(m: Matrix, hosts: HostsFile | undefined, h
     const file = hostsPath === undefined ? 'the hosts file' : `the hosts file ${hostsPath}`;
     if (most > n) {
       issues.push(
-        `replicas: ${most} is above the ${n} target host${n === 1 ? '' : 's'} in ${file}; list at most ${n}, or list ${most} target hosts there ("target": [{…}, …], one per replica; scripts/lab.sh makes them with HB_LAB_TARGETS=${most}), or simulate the replicas with \`hedgebench simulate\``,
+        `replicas: ${most} is above the ${n} target host${n === 1 ? '' : 's'} ${hosts.laneList ? 'of a lane ' : ''}in ${file}; list at most ${n}, or list ${most} target hosts there ("target": [{…}, …], one per replica; scripts/lab.sh makes them with HB_LAB_TARGETS=${most}), or simulate the replicas with \`hedgebench simulate\``,
       );
     }
   }

@@ -21,6 +21,7 @@ interface RunArgs {
   json?: boolean;
   plan?: boolean;
   lease?: string;
+  lanes?: string;
   'allow-any-target'?: boolean;
 }
 
@@ -83,6 +84,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe:
           'list the points, the estimated wall time and disk, and whether the calls bound p99.9; start nothing',
       })
+      .option('lanes', {
+        type: 'string',
+        describe:
+          'measure this many points at a time, each on its own target and load generator on this machine (with --hosts: the hosts file\'s "lanes"; default 1)',
+      })
       .option('lease', {
         type: 'string',
         describe:
@@ -117,16 +123,18 @@ async function runHandler(a: RunArgs): Promise<void> {
   const seed = option('seed', a.seed, 0, 'the one seed to run');
   const failOn = parseFailOn(a['fail-on']);
   const lease = option('lease', a.lease, 0, "the agents' lease in whole seconds, 3–3600");
+  const lanes = option('lanes', a.lanes, 1, 'lanes, points measured in parallel');
   if (a.plan) {
     if (a.resume !== undefined) {
       throw new RunOptionError('--plan plans a new run from a matrix; drop --resume (or drop --plan)');
     }
-    await printPlan({ matrixFile: a.matrix, calls, seed, json: a.json === true });
+    await printPlan({ matrixFile: a.matrix, calls, seed, lanes, hostsFile: a.hosts, json: a.json === true });
     return;
   }
   const run = await createRun({
     matrixFile: a.matrix,
     hostsFile: a.hosts,
+    lanes,
     calls,
     seed,
     out: a.out,

@@ -12,6 +12,8 @@ export interface RunOptions {
   matrixFile?: string;
   /** Hosts JSON; absent = everything on this machine (the embedded default). */
   hostsFile?: string;
+  /** Lanes on this machine (points measured in parallel, one per lane); with a hosts file, its `lanes`. */
+  lanes?: number;
   /** Calls per point (overrides the matrix). */
   calls?: number;
   /** One seed instead of the matrix's seeds. */

@@ -1,4 +1,5 @@
-// Turns the running point's status polls into progress lines with ETAs for the point and the whole run.
+// Turns the running points' status polls into progress lines with ETAs for each point and the whole run
+// (one point at a time, or one per lane in parallel).
 import type { PlannedPoint } from './plan.ts';
 import type { StatusSnapshot } from './point-watch.ts';
 import type { ProgressReporter } from './progress.ts';
@@ -12,43 +13,57 @@ const num = (v: string | undefined): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
-/** Progress of a run through its pending points. */
+interface Running {
+  pp: PlannedPoint;
+  /** 1-based, in the order points started. */
+  position: number;
+  start: number;
+}
+
+/** Progress of a run through its pending points, on `lanes` lanes (1: lines as a one-lane run always had). */
 export class RunProgress {
-  private index = -1;
-  private pointStart = 0;
+  private started = 0;
+  private readonly running = new Map<number, Running>();
   private overheadSum = 0;
   private measured = 0;
 
   constructor(
     private readonly reporter: ProgressReporter,
     private readonly points: readonly PlannedPoint[],
+    private readonly lanes = 1,
   ) {}
 
-  /** 1-based position of the current point. */
-  get position(): number {
-    return this.index + 1;
+  /** A point starts on a lane; returns its 1-based position in the run. */
+  startPoint(pp: PlannedPoint, lane = 0): number {
+    this.started++;
+    this.running.set(lane, { pp, position: this.started, start: Date.now() });
+    return this.started;
   }
 
-  /** A point starts. */
-  startPoint(pp: PlannedPoint): void {
-    this.index = this.points.indexOf(pp);
-    this.pointStart = Date.now();
+  /** A point that goes back to the queue (its lane was lost): it will start again. */
+  requeue(lane: number): void {
+    this.started--;
+    this.running.delete(lane);
+    this.reporter.drop(lane);
   }
 
-  /** A status poll of the running point. */
-  status(s: StatusSnapshot, elapsedMs: number): void {
-    const pp = this.points[this.index];
-    if (!pp) return;
-    const completed = num(s.completed) ?? 0;
+  /** A status poll of a lane's running point. */
+  status(s: StatusSnapshot, elapsedMs: number, lane = 0): void {
+    const cur = this.running.get(lane);
+    if (!cur) return;
+    const { pp } = cur;
     const overhead = this.measured > 0 ? this.overheadSum / this.measured : FIRST_GUESS_OVERHEAD_MS;
     const etaPointMs = Math.max(0, pp.expectedMs - elapsedMs);
-    const rest = this.points.slice(this.index + 1).reduce((t, p) => t + p.expectedMs + overhead, 0);
+    // What no lane has started yet, shared by the lanes, after this point.
+    const rest =
+      this.points.slice(this.started).reduce((t, p) => t + p.expectedMs + overhead, 0) / this.lanes;
     this.reporter.update({
-      point: this.index + 1,
+      ...(this.lanes > 1 ? { lane } : {}),
+      point: cur.position,
       points: this.points.length,
       key: pp.key,
       calls: pp.point.calls,
-      completed,
+      completed: num(s.completed) ?? 0,
       inflight: num(s.inflight),
       p99Ms: num(s.p99_ms),
       sendLagP99Ms: num(s.send_lag_p99_ms),
@@ -57,12 +72,13 @@ export class RunProgress {
     });
   }
 
-  /** The current point ended (whatever its outcome): learn the per-point overhead. */
-  endPoint(): void {
-    const pp = this.points[this.index];
-    if (!pp) return;
-    this.overheadSum += Math.max(0, Date.now() - this.pointStart - pp.expectedMs);
+  /** A lane's point ended (whatever its outcome): learn the per-point overhead. */
+  endPoint(lane = 0): void {
+    const cur = this.running.get(lane);
+    if (!cur) return;
+    this.running.delete(lane);
+    this.overheadSum += Math.max(0, Date.now() - cur.start - cur.pp.expectedMs);
     this.measured++;
-    this.reporter.clear();
+    this.reporter.drop(lane);
   }
 }

@@ -58,14 +58,25 @@ export class RunRecord {
     this.folder.writeManifest(this.manifest);
   }
 
-  /** A point starts. */
-  started(pp: PlannedPoint): void {
+  /** A point starts (on `lane`, in a run of several lanes: the manifest says which measured it). */
+  started(pp: PlannedPoint, lane?: number): void {
     const e = this.entry(pp);
     e.startedAt = new Date().toISOString();
     delete e.reason;
     delete e.endedAt;
+    if (lane === undefined) delete e.lane;
+    else e.lane = lane;
     this.save();
-    this.folder.event('point-start', { key: pp.key, slug: pp.slug });
+    this.folder.event('point-start', { key: pp.key, slug: pp.slug, ...(lane === undefined ? {} : { lane }) });
+  }
+
+  /** A point whose lane was lost goes back to pending, to be measured on another lane. */
+  requeued(pp: PlannedPoint, lane: number, reason: string): void {
+    const e = this.entry(pp);
+    delete e.startedAt;
+    delete e.lane;
+    this.save();
+    this.folder.event('point-moved', { key: pp.key, lane, reason });
   }
 
   /** A point was interrupted: it stays pending (a resume measures it again). */

@@ -1,22 +1,25 @@
 // A run: the matrix's points measured on real agents and simulated, written to results/<run>/. createRun
 // validates everything it can before touching a host; execute() does the work and always cleans up.
 
+import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { type ClientFigures, type Manifest, type PointRow, rowKey } from '../contract/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
 import { type Matrix, parseMatrix, replicaSetupOf } from '../model/index.ts';
-import { Agents } from './agents.ts';
+import { Agents, type AgentsOptions } from './agents.ts';
 import { type FinishedAnalysis, finishAnalysis, realRow } from './analysis-bridge.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
 import { checkForeignTarget, foreignLoad, foreignTrafficLine } from './foreign-target.ts';
-import { type HostsFile, loadHostsFile, type RunHosts } from './hosts/index.ts';
+import { type HostsFile, loadHostsFile } from './hosts/index.ts';
+import { type Lane, laneCountOf, laneReachable } from './lanes.ts';
 import { checkLeaseSeconds } from './lease.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
 import { checkNewRunFolder } from './out-guard.ts';
 import { defaultMatrixPath, defaultRunDir } from './paths.ts';
 import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
-import { DEFAULT_POINT_TIMING, measurePoint, type PointDeps } from './point-runner.ts';
+import { DEFAULT_POINT_TIMING, measurePoint } from './point-runner.ts';
 import { ProgressReporter } from './progress.ts';
+import type { RedisService } from './redis-service.ts';
 import { checkReplicasRunnable, replicaPlanNotes } from './replica-check.ts';
 import { RunFolder } from './run-folder.ts';
 import { acquireRunLock } from './run-lock.ts';
@@ -25,6 +28,9 @@ import { RunProgress } from './run-progress.ts';
 import { RunRecord } from './run-record.ts';
 import { simulatePlan } from './sim-rows.ts';
 import { formatRunSummary } from './summary.ts';
+
+/** What another lane's wait for Redis ends with when lane 0 could not bring it up. */
+const LANE_0_DOWN = new Error('lane 0 did not come up');
 
 /** What the target server accepts as a run id (target-server/config.ts): the run folder's name. */
 const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;
@@ -83,6 +89,12 @@ export async function createRun(o: RunOptions): Promise<Run> {
   }
   if (matrix.target) checkForeignTarget(matrix.target, o.allowAnyTarget === true);
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
+  const lanes = laneCountOf({
+    option: o.lanes,
+    hostsFile,
+    resumed: manifest?.lanes,
+    foreign: matrix.target !== undefined,
+  });
   checkReplicasRunnable(matrix, hostsFile, hostsPath);
   const plan = planPoints(matrix);
   if (manifest) {
@@ -107,6 +119,7 @@ export async function createRun(o: RunOptions): Promise<Run> {
     manifest,
     { matrixFile, hostsFile: hostsPath ?? null },
     hostsFile,
+    lanes,
   );
 }
 
@@ -125,6 +138,7 @@ class RunImpl implements Run {
     private readonly manifest: Manifest | null,
     private readonly sources: Manifest['sources'],
     private readonly hostsFile: HostsFile | undefined,
+    private readonly lanes: number,
   ) {
     this.runDir = folder.dir;
     this.reporter = new ProgressReporter(o.stderr ?? process.stderr);
@@ -152,20 +166,26 @@ class RunImpl implements Run {
       release();
       throw err;
     }
-    const agents = new Agents({
-      folder,
-      hostsFile: this.hostsFile,
-      redisUrl: this.o.redisUrl,
-      durableRedis: this.o.durableRedis ?? false,
-      leaseSeconds: this.o.leaseSeconds,
-      workers: this.matrix.model.workers,
-      seed: this.matrix.seeds[0],
-      grpc: this.matrix.transport?.includes('grpc') ?? false,
-      // One target server per replica, started once for the run: the most any point asks for.
-      replicas: Math.max(1, ...this.plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
-      foreign: this.matrix.target !== undefined,
-      say: (t) => this.say(t),
-    });
+    const agentsOf = (lane: number, shared?: AgentsOptions['shared']) =>
+      new Agents({
+        folder,
+        hostsFile: this.hostsFile,
+        redisUrl: this.o.redisUrl,
+        durableRedis: this.o.durableRedis ?? false,
+        leaseSeconds: this.o.leaseSeconds,
+        workers: this.matrix.model.workers,
+        seed: this.matrix.seeds[0],
+        grpc: this.matrix.transport?.includes('grpc') ?? false,
+        // One target server per replica, started once for the run: the most any point asks for.
+        replicas: Math.max(1, ...this.plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
+        foreign: this.matrix.target !== undefined,
+        lane,
+        shared,
+        say: (t) => this.say(t),
+      });
+    // Lane 0's agents start Redis and hold the lease; the other lanes' share them and go down first.
+    const agents = agentsOf(0);
+    const others: Agents[] = [];
     let setupError: unknown;
     try {
       if (this.matrix.target && record.pending().length > 0) {
@@ -175,21 +195,60 @@ class RunImpl implements Run {
       record.open(this.manifest ? 'run-resume' : 'run-start');
       const hosts = await agents.open();
       record.manifest.hosts = hosts.mode === 'local' ? 'local' : hosts.describe();
+      if (this.lanes > 1) record.manifest.lanes = this.lanes;
       const pending = record.pending();
+      const where = hosts.mode === 'local' ? 'everything on this machine' : 'hosts over SSH';
       this.say(
-        `hedgebench: run ${folder.name}: ${pending.length} of ${this.plan.length} points to measure (${hosts.mode === 'local' ? 'everything on this machine' : 'hosts over SSH'}); results in ${this.display(folder.dir)}/`,
+        `hedgebench: run ${folder.name}: ${pending.length} of ${this.plan.length} points to measure (${where}${this.lanes > 1 ? `, ${this.lanes} lanes in parallel` : ''}); results in ${this.display(folder.dir)}/`,
       );
+      if (this.lanes > 1 && hosts.mode === 'local') {
+        this.say(
+          `hedgebench: note: the ${this.lanes} lanes share this machine's ${availableParallelism()} cores: points measured at the same time take CPU from each other, and their timing shows it (lanes on machines of their own do not)`,
+        );
+      }
       for (const note of replicaPlanNotes(this.matrix)) this.say(`hedgebench: ${note}`);
-      const loadgen = await agents.deploy();
-      const sim = await simulatePlan(this.plan, folder.simPath);
-      const { redis, targets } = await agents.start();
-      record.manifest.versions.redisServer = redis.version;
+      // The other lanes come up alongside lane 0, and wait for its Redis only to start their targets.
+      let redisUp!: { resolve: (r: RedisService) => void; reject: (e: unknown) => void };
+      const sharedRedis = new Promise<RedisService>((resolve, reject) => {
+        redisUp = { resolve, reject };
+      });
+      sharedRedis.catch(() => {});
+      const shared = { registry: agents.registry, lease: agents.lease, redis: sharedRedis };
+      const more = Promise.all(
+        Array.from({ length: this.lanes - 1 }, (_, i) => {
+          const a = agentsOf(i + 1, shared);
+          others.push(a);
+          return this.bringUp(a, i + 1);
+        }),
+      );
+      let first: Lane;
+      let sim: Map<string, PointRow>;
+      try {
+        const loadgens = await agents.deploy();
+        sim = await simulatePlan(this.plan, folder.simPath);
+        const { redis, targets } = await agents.start();
+        redisUp.resolve(redis);
+        record.manifest.versions.redisServer = redis.version;
+        first = { index: 0, hosts, loadgens, redis, targets, registry: agents.registry };
+      } catch (err) {
+        redisUp.reject(LANE_0_DOWN);
+        await more;
+        throw err;
+      }
+      const lanes = [first, ...(await more).filter((l): l is Lane => l !== null)];
+      if (this.lanes > 1 && hosts.mode === 'ssh') {
+        record.manifest.hosts = {
+          ...hosts.describe(),
+          lanes: [agents, ...others].map((a) => a.hosts?.describe() ?? null),
+        };
+      }
       record.save();
-      await this.measure(pending, record, sim, { hosts, loadgen, redis, targets, registry: agents.registry });
+      await this.measure(pending, record, sim, lanes);
     } catch (err) {
       setupError = err;
     } finally {
       this.reporter.clear();
+      await Promise.all(others.map((a) => a.down()));
       await agents.down();
     }
     const { done, failed, pending } = record.counts();
@@ -252,61 +311,127 @@ class RunImpl implements Run {
     };
   }
 
-  /** Measures the pending points one by one until done or interrupted. */
+  /**
+   * Brings up the agents of lane `index` > 0; a lane that cannot come up (a host unreachable, Node missing…)
+   * is left out, said so, and its points go to the other lanes. Null then.
+   */
+  private async bringUp(a: Agents, index: number): Promise<Lane | null> {
+    try {
+      const hosts = await a.open();
+      const loadgens = await a.deploy();
+      const { redis, targets } = await a.start();
+      return { index, hosts, loadgens, redis, targets, registry: a.registry };
+    } catch (err) {
+      const error = (err as Error).message;
+      this.say(
+        `hedgebench: lane ${index} could not be brought up (${error}); its points go to the other lanes`,
+      );
+      this.folder.event('lane-down', { lane: index, error });
+      return null;
+    }
+  }
+
+  /**
+   * Measures the pending points, one at a time per lane, in plan order, until done or interrupted. A lane
+   * whose hosts stop answering is retired and its point goes back to the queue; when no lane is left, the
+   * points not measured stay pending (--resume).
+   */
   private async measure(
     pending: PlannedPoint[],
     record: RunRecord,
     sim: Map<string, PointRow>,
-    a: Pick<PointDeps, 'redis' | 'targets' | 'loadgen' | 'registry'> & { hosts: RunHosts },
+    lanes: Lane[],
   ): Promise<void> {
-    const folder = this.folder;
-    const progress = new RunProgress(this.reporter, pending);
-    const timing = { ...DEFAULT_POINT_TIMING, ...this.o.timing };
-    for (const pp of pending) {
-      if (this.abort.signal.aborted) break;
-      record.started(pp);
-      progress.startPoint(pp);
-      const outcome = await measurePoint(pp, {
-        ...a,
-        folder,
-        run: folder.name,
-        loadgenHost: a.hosts.loadgen,
-        foreign: this.matrix.target ? foreignLoad(this.matrix.target, this.o.allowAnyTarget === true) : null,
-        timing,
-        signal: this.abort.signal,
-        onStatus: (s, ms) => progress.status(s, ms),
-        note: (text) => {
-          this.say(`hedgebench: ${text}`);
-          folder.event('note', { key: pp.key, text });
-        },
-      });
-      progress.endPoint();
-      if (outcome.kind === 'interrupted') {
-        record.interrupted(pp, outcome.reason);
-        break;
-      }
-      let reason = outcome.kind === 'failed' ? outcome.reason : null;
-      let real: PointRow | null = null;
-      let clients: ClientFigures[] | null = null;
-      if (reason === null) {
-        try {
-          ({ row: real, clients } = realRow(folder.dir, record.entry(pp), this.matrix));
-        } catch (err) {
-          reason = `its raw files could not be turned into a row: ${(err as Error).message}`;
+    const queue = [...pending];
+    const progress = new RunProgress(this.reporter, pending, this.lanes);
+    let alive = lanes;
+    const work = async (lane: Lane): Promise<void> => {
+      while (!this.abort.signal.aborted) {
+        const pp = queue.shift();
+        if (!pp) return;
+        const lost = await this.measureOne(pp, lane, record, sim, progress, pending.length);
+        if (lost !== null) {
+          queue.unshift(pp);
+          alive = alive.filter((l) => l !== lane);
+          this.say(
+            `hedgebench: lane ${lane.index} is lost (${lost}); ${pp.key} and the points after it go to the ${alive.length} other lane${alive.length === 1 ? '' : 's'}`,
+          );
+          this.folder.event('lane-down', { lane: lane.index, error: lost });
+          return;
         }
       }
-      const calls = outcome.kind === 'failed' ? (outcome.drained?.calls ?? 0) : outcome.drained.calls;
-      record.finished(
-        pp,
-        sim.get(pp.key),
-        real,
-        reason,
-        { calls, phasesMs: outcome.kind === 'done' ? outcome.phases : undefined },
-        clients,
-      );
-      const at = `[${progress.position}/${pending.length}] ${pp.key}`;
-      this.say(reason === null ? `${at}: done (${calls} calls measured)` : `${at}: FAILED: ${reason}`);
+    };
+    // A lane lost after the others emptied the queue leaves its point there: the lanes left take it.
+    while (queue.length > 0 && alive.length > 0 && !this.abort.signal.aborted) {
+      await Promise.all(alive.map(work));
     }
+    if (queue.length > 0 && alive.length === 0 && !this.abort.signal.aborted) {
+      this.say(`hedgebench: every lane is lost; ${queue.length} points stay pending`);
+    }
+  }
+
+  /** Measures one point on a lane and records it; returns why the lane is lost (the point goes back), else null. */
+  private async measureOne(
+    pp: PlannedPoint,
+    lane: Lane,
+    record: RunRecord,
+    sim: Map<string, PointRow>,
+    progress: RunProgress,
+    total: number,
+  ): Promise<string | null> {
+    const folder = this.folder;
+    const many = this.lanes > 1;
+    const timing = { ...DEFAULT_POINT_TIMING, ...this.o.timing };
+    record.started(pp, many ? lane.index : undefined);
+    const position = progress.startPoint(pp, lane.index);
+    const outcome = await measurePoint(pp, {
+      ...lane,
+      folder,
+      run: folder.name,
+      loadgenHosts: lane.hosts.loadgens,
+      foreign: this.matrix.target ? foreignLoad(this.matrix.target, this.o.allowAnyTarget === true) : null,
+      timing,
+      signal: this.abort.signal,
+      onStatus: (s, ms) => progress.status(s, ms, lane.index),
+      note: (text) => {
+        this.say(`hedgebench: ${many ? `lane ${lane.index}: ` : ''}${text}`);
+        folder.event('note', { key: pp.key, text, ...(many ? { lane: lane.index } : {}) });
+      },
+    });
+    if (outcome.kind === 'interrupted') {
+      progress.endPoint(lane.index);
+      record.interrupted(pp, outcome.reason);
+      return null;
+    }
+    // A failed point on a lane that no longer answers was the lane's fault: measure it elsewhere.
+    if (outcome.kind === 'failed' && many && lane.hosts.mode === 'ssh' && !(await laneReachable(lane))) {
+      progress.requeue(lane.index);
+      record.requeued(pp, lane.index, outcome.reason);
+      return outcome.reason;
+    }
+    progress.endPoint(lane.index);
+    let reason = outcome.kind === 'failed' ? outcome.reason : null;
+    let real: PointRow | null = null;
+    let clients: ClientFigures[] | null = null;
+    if (reason === null) {
+      try {
+        ({ row: real, clients } = realRow(folder.dir, record.entry(pp), this.matrix));
+      } catch (err) {
+        reason = `its raw files could not be turned into a row: ${(err as Error).message}`;
+      }
+    }
+    const calls = outcome.kind === 'failed' ? (outcome.drained?.calls ?? 0) : outcome.drained.calls;
+    record.finished(
+      pp,
+      sim.get(pp.key),
+      real,
+      reason,
+      { calls, phasesMs: outcome.kind === 'done' ? outcome.phases : undefined },
+      clients,
+    );
+    const at = `[${position}/${total}] ${pp.key}${many ? ` (lane ${lane.index})` : ''}`;
+    this.say(reason === null ? `${at}: done (${calls} calls measured)` : `${at}: FAILED: ${reason}`);
+    return null;
   }
 
   /** A path relative to cwd when it is inside cwd (shorter to read and to paste). */

@@ -23,6 +23,11 @@
 # HB_LAB_TARGETS=N (1..16, default 1) makes N target hosts, one per replica of a matrix with `replicas`: the
 # first is hb-target (.2) as always, replica r is hb-target<r> at .(4+r); hosts.json then lists them all under
 # "target". With the default, everything (hosts.json included) is exactly the one-target lab.
+#
+# HB_LAB_LANES=N (1..8, default 1) makes N lanes, each a target host and a load-generator host of its own, for a
+# run that measures N points at a time: lane 0 is hb-target/hb-loadgen as always, lane l is hb-tgt<l> at
+# .(20+2l) and hb-gen<l> at .(21+2l); hosts.json then lists them under "lanes" (Redis stays one host). One
+# target per lane: HB_LAB_LANES and HB_LAB_TARGETS do not combine. All lanes share this machine's cores.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,12 +102,23 @@ fi
 [[ $lab_targets =~ ^[0-9]{1,2}$ ]] && [ "$lab_targets" -ge 1 ] && [ "$lab_targets" -le 16 ] || die "HB_LAB_TARGETS must be a number of target hosts from 1 to 16, got '$lab_targets'"
 # Replica r > 0 runs on host target<r>; its veth names stay within the kernel's 15 characters up to hb254v-target16.
 for ((r = 1; r < lab_targets; r++)); do ROLES+=("target$r"); done
+lab_lanes=${HB_LAB_LANES:-1}
+if [ "$cmd" != up ] && [ -f "$DIR/lab.env" ]; then
+  lab_lanes=$(sed -n 's/^HB_LAB_LANES=\([0-9]\)$/\1/p' "$DIR/lab.env")
+  lab_lanes=${lab_lanes:-1}
+fi
+[[ $lab_lanes =~ ^[1-8]$ ]] || die "HB_LAB_LANES must be a number of lanes from 1 to 8, got '$lab_lanes'"
+[ "$lab_lanes" -eq 1 ] || [ "$lab_targets" -eq 1 ] || die "HB_LAB_LANES=$lab_lanes with HB_LAB_TARGETS=$lab_targets: a lab makes several lanes or several targets, not both; choose one"
+for ((l = 1; l < lab_lanes; l++)); do ROLES+=("tgt$l" "gen$l"); done
 net="198.18.$lab_id"
 bridge="$prefix-br0"
 ns_of() { echo "$prefix-$1"; }
 veth_of() { echo "${prefix}v-$1"; }
 addr_of() {
-  case $1 in target) echo "$net.2" ;; loadgen) echo "$net.3" ;; redis) echo "$net.4" ;; target*) echo "$net.$((4 + ${1#target}))" ;; esac
+  case $1 in
+  target) echo "$net.2" ;; loadgen) echo "$net.3" ;; redis) echo "$net.4" ;;
+  target*) echo "$net.$((4 + ${1#target}))" ;; tgt*) echo "$net.$((20 + 2 * ${1#tgt}))" ;; gen*) echo "$net.$((21 + 2 * ${1#gen}))" ;;
+  esac
 }
 
 ns_exists() { ip netns list | awk '{print $1}' | grep -qx "$1"; }
@@ -131,7 +147,7 @@ add_found_targets() {
   local ns role
   for ns in $(ip netns list | awk '{print $1}'); do
     role=${ns#"$prefix-"}
-    [[ $ns == "$prefix-$role" && $role =~ ^target[0-9]+$ ]] || continue
+    [[ $ns == "$prefix-$role" && $role =~ ^(target|tgt|gen)[0-9]+$ ]] || continue
     [[ " ${ROLES[*]} " == *" $role "* ]] || ROLES+=("$role")
   done
 }
@@ -257,6 +273,7 @@ lab_up() {
   chmod 700 "$DIR/keys"
   printf 'HB_LAB_ID=%s\n' "$lab_id" >"$DIR/lab.env"
   [ "$lab_targets" -eq 1 ] || printf 'HB_LAB_TARGETS=%s\n' "$lab_targets" >>"$DIR/lab.env"
+  [ "$lab_lanes" -eq 1 ] || printf 'HB_LAB_LANES=%s\n' "$lab_lanes" >>"$DIR/lab.env"
 
   # Keys for this lab alone: one client key (authorised for root) and a host key per host.
   ssh-keygen -q -t ed25519 -N '' -C "hedgebench-lab-client" -f "$DIR/keys/client_ed25519"
@@ -347,12 +364,28 @@ EOF
     target_json="$target_json
   ]"
   fi
+  local loadgen_json="{ \"ssh\": \"root@$net.3\", \"workDir\": \"$DIR/hosts/$prefix-loadgen/work\", \"address\": \"$net.3\" }"
+  local roles_json="\"target\": $target_json,
+  \"loadgen\": $loadgen_json,"
+  if [ "$lab_lanes" -gt 1 ]; then
+    roles_json="\"lanes\": [
+    { \"target\": $target_json, \"loadgen\": $loadgen_json }"
+    for ((l = 1; l < lab_lanes; l++)); do
+      local ta ga
+      ta=$(addr_of "tgt$l")
+      ga=$(addr_of "gen$l")
+      roles_json="$roles_json,
+    { \"target\": { \"ssh\": \"root@$ta\", \"workDir\": \"$DIR/hosts/$prefix-tgt$l/work\", \"address\": \"$ta\", \"port\": 7400 },
+      \"loadgen\": { \"ssh\": \"root@$ga\", \"workDir\": \"$DIR/hosts/$prefix-gen$l/work\", \"address\": \"$ga\" } }"
+    done
+    roles_json="$roles_json
+  ],"
+  fi
   cat >"$DIR/hosts.json" <<EOF
 {
   "sshConfig": "$DIR/ssh_config",
   "connectTimeoutSeconds": 5,
-  "target": $target_json,
-  "loadgen": { "ssh": "root@$net.3", "workDir": "$DIR/hosts/$prefix-loadgen/work", "address": "$net.3" },
+  $roles_json
   "redis": { "ssh": "root@$net.4", "workDir": "$DIR/hosts/$prefix-redis/work", "address": "$net.4", "port": 6379$redis_tls }
 }
 EOF

@@ -73,7 +73,10 @@ export interface RunHosts {
   target: Host;
   /** One target host per replica the run deploys (R ≥ 1), replica r = `targets[r]`. */
   targets: Host[];
+  /** The first load-generator host (`loadgens[0]`). */
   loadgen: Host;
+  /** Every load-generator host: client i of a point with `clients` runs on `loadgens[i mod length]`. */
+  loadgens: Host[];
   /** A URL to use as is, or a Host on which the orchestrator starts redis-server. */
   redis: RedisUrl | Host;
   /** Target port from the hosts file (default when absent: chosen by the orchestrator). */
@@ -95,6 +98,11 @@ export interface RunHosts {
 /** The name of replica r's target host: `target` for replica 0 (as with one target), `target-<r>` after. */
 export function targetHostName(replica: number): string {
   return replica === 0 ? 'target' : `target-${replica}`;
+}
+
+/** The name of load-generator host g: `loadgen` for the first (as with one), `loadgen-<g>` after. */
+export function loadgenHostName(g: number): string {
+  return g === 0 ? 'loadgen' : `loadgen-${g}`;
 }
 
 /** True when redis is a URL rather than a Host. */

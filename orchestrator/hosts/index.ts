@@ -2,12 +2,16 @@
 export { checkNode } from './check-node.ts';
 export { HostsFileInvalidError } from './errors.ts';
 export type { Host, RedisTlsFiles, RunHosts, StartOptions } from './host.ts';
-export { isRedisUrl, targetHostName } from './host.ts';
+export { isRedisUrl, loadgenHostName, targetHostName } from './host.ts';
 export { createLocalHost, isLocalPidAlive } from './local-host.ts';
 export { openHosts } from './open-hosts.ts';
 export {
   type HostsFile,
+  type LaneEntry,
+  type LoadgenEntry,
+  laneHostsFile,
   loadHostsFile,
+  MAX_LANES,
   parseDestination,
   parseHostsFile,
   type TargetEntry,

@@ -2,40 +2,43 @@
 // target per replica, the load generator and Redis.
 import { join, resolve } from 'node:path';
 import { redactUrl } from '../../runtime/index.ts';
-import { type Host, type RedisUrl, type RunHosts, targetHostName } from './host.ts';
+import { type Host, loadgenHostName, type RedisUrl, type RunHosts, targetHostName } from './host.ts';
 import { createLocalHost } from './local-host.ts';
-import { type HostsFile, loadHostsFile } from './schema.ts';
+import { type HostsFile, type LoadgenEntry, laneHostsFile, loadHostsFile } from './schema.ts';
 import { createSshHost } from './ssh-host.ts';
 
 /**
- * Opens the hosts of a run. Without a hosts file every role is a LocalHost on 127.0.0.1 with its own working
- * directory under `<runDir>/work/<role>`; with one (a path, or an already validated object) every role is an
- * SshHost. `replicas` target hosts are opened (locally, as many working directories; with a file, its first
- * `replicas` targets). Nothing connects yet: the first command does (call checkNode on each to fail early).
+ * Opens the hosts of a run (of one of its lanes). Without a hosts file every role is a LocalHost on 127.0.0.1
+ * with its own working directory under `<runDir>/work/<name>`; with one (a path, or an already validated
+ * object) every role is an SshHost. `replicas` target hosts are opened (locally, as many working directories;
+ * with a file, the lane's first `replicas` targets). Hosts of lane i > 0 are named `lane<i>-<role>`, so
+ * every lane has its own names (the agents' registry, local working directories). Nothing connects yet:
+ * the first command does (call checkNode on each to fail early).
  */
 export async function openHosts(
   hostsFile: string | HostsFile | undefined,
   runDir: string,
   replicas = 1,
+  lane = 0,
 ): Promise<RunHosts> {
-  if (hostsFile === undefined) return localHosts(runDir, replicas);
-  const file = typeof hostsFile === 'string' ? await loadHostsFile(hostsFile) : hostsFile;
+  const name = (role: string) => (lane === 0 ? role : `lane${lane}-${role}`);
+  if (hostsFile === undefined) return localHosts(runDir, replicas, name);
+  const whole = typeof hostsFile === 'string' ? await loadHostsFile(hostsFile) : hostsFile;
+  const file = laneHostsFile(whole, lane);
   const common = { sshConfig: file.sshConfig, connectTimeoutSeconds: file.connectTimeoutSeconds };
   const entries = file.targets.slice(0, Math.max(1, replicas));
   const targets = entries.map((t, r) =>
-    createSshHost({ name: targetHostName(r), destination: t.ssh, ...t, ...common }),
+    createSshHost({ name: name(targetHostName(r)), destination: t.ssh, ...t, ...common }),
   );
   const target = targets[0];
-  const loadgen = createSshHost({
-    name: 'loadgen',
-    destination: file.loadgen.ssh,
-    ...file.loadgen,
-    ...common,
-  });
+  const loadgens = file.loadgens.map((g, i) =>
+    createSshHost({ name: name(loadgenHostName(i)), destination: g.ssh, ...g, ...common }),
+  );
   const r = file.redis;
   const redis: RedisUrl | Host =
     'url' in r ? { url: r.url } : createSshHost({ name: 'redis', destination: r.ssh, ...r, ...common });
-  const hosts = [...targets, loadgen, ...('url' in r ? [] : [redis as Host])];
+  const hosts = [...targets, ...loadgens, ...('url' in r ? [] : [redis as Host])];
+  const describeLoadgen = (g: LoadgenEntry) => ({ ssh: g.ssh, address: g.address, workDir: g.workDir });
   const describeTarget = (t: HostsFile['target']) => ({
     ssh: t.ssh,
     address: t.address,
@@ -46,7 +49,8 @@ export async function openHosts(
     mode: 'ssh',
     target,
     targets,
-    loadgen,
+    loadgen: loadgens[0],
+    loadgens,
     redis,
     targetPort: file.target.port,
     targetPorts: entries.map((t) => t.port),
@@ -58,7 +62,7 @@ export async function openHosts(
       connectTimeoutSeconds: file.connectTimeoutSeconds,
       // A file that names one target host is described as before; a list, as the list of those used.
       target: file.targetList ? entries.map(describeTarget) : describeTarget(file.target),
-      loadgen: { ssh: file.loadgen.ssh, address: file.loadgen.address, workDir: file.loadgen.workDir },
+      loadgen: file.loadgenList ? file.loadgens.map(describeLoadgen) : describeLoadgen(file.loadgen),
       redis:
         'url' in r
           ? { url: redactUrl(r.url), ...(r.ca ? { ca: r.ca } : {}) }
@@ -76,19 +80,19 @@ export async function openHosts(
   };
 }
 
-function localHosts(runDir: string, replicas: number): RunHosts {
+function localHosts(runDir: string, replicas: number, name: (role: string) => string): RunHosts {
   const work = join(resolve(runDir), 'work');
-  const targets = Array.from({ length: Math.max(1, replicas) }, (_, r) =>
-    createLocalHost({ name: targetHostName(r), workDir: join(work, targetHostName(r)) }),
-  );
+  const host = (role: string) => createLocalHost({ name: name(role), workDir: join(work, name(role)) });
+  const targets = Array.from({ length: Math.max(1, replicas) }, (_, r) => host(targetHostName(r)));
   const target = targets[0];
-  const loadgen = createLocalHost({ name: 'loadgen', workDir: join(work, 'loadgen') });
-  const redis = createLocalHost({ name: 'redis', workDir: join(work, 'redis') });
+  const loadgen = host(loadgenHostName(0));
+  const redis = host('redis');
   return {
     mode: 'local',
     target,
     targets,
     loadgen,
+    loadgens: [loadgen],
     redis,
     describe: () => ({
       mode: 'local',

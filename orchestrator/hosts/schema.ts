@@ -1,5 +1,8 @@
 // The hosts file (JSON, validated with zod): which machine plays target, load generator and Redis, over SSH.
 // `target` is one host, or a list of them: the replicas of a matrix with `replicas` (replica r = entry r).
+// `loadgen` is one host, or a list: the K load generators of a point with `clients` go round-robin over them
+// (client i on entry i mod the list's length). `lanes` instead of `target` and `loadgen` lists several of those
+// pairs: the run measures one point per lane at a time, in parallel, all of them writing to the one Redis.
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
@@ -84,6 +87,15 @@ const redisUrlSchema = z
   });
 
 const TARGETS_EMPTY = 'must list at least one target host, or be one host object';
+const targetField = z.union([targetSchema, z.array(targetSchema).min(1, TARGETS_EMPTY)]);
+const loadgenField = z.union([
+  hostSchema,
+  z.array(hostSchema).min(1, 'must list at least one load-generator host, or be one host object'),
+]);
+/** What runs one point: its target host(s) and its load-generator host(s). */
+const laneSchema = z.object({ target: targetField, loadgen: loadgenField }).strict();
+/** Lanes a hosts file may list (a lab on one machine makes at most this many). */
+export const MAX_LANES = 16;
 
 /** The whole hosts file. */
 export const hostsFileSchema = z
@@ -101,38 +113,102 @@ export const hostsFileSchema = z
       .min(1, 'must be at least 1 second')
       .max(120, 'must be at most 120 seconds')
       .default(5),
-    target: z.union([targetSchema, z.array(targetSchema).min(1, TARGETS_EMPTY)]),
-    loadgen: hostSchema,
+    target: targetField.optional(),
+    loadgen: loadgenField.optional(),
+    lanes: z
+      .array(laneSchema)
+      .min(1, 'must list at least one lane { "target": ..., "loadgen": ... }')
+      .max(MAX_LANES, `may list at most ${MAX_LANES} lanes`)
+      .optional(),
     redis: z.union([redisUrlSchema, redisHostSchema]),
   })
   .strict()
   .superRefine((f, ctx) => {
-    // Two replicas on one address and port would be one server; on one workDir, two logs in one file.
-    const list = Array.isArray(f.target) ? f.target : [f.target];
-    list.forEach((t, i) => {
-      const j = list.findIndex((u) => u.address === t.address && u.port === t.port);
+    const issue = (path: (string | number)[], message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
+    if (f.lanes !== undefined) {
+      for (const k of ['target', 'loadgen'] as const) {
+        if (f[k] !== undefined)
+          issue([k], `is given with "lanes", which names every lane's ${k}; move it into lanes[0]`);
+      }
+    } else {
+      for (const k of ['target', 'loadgen'] as const) {
+        if (f[k] === undefined)
+          issue(
+            [k],
+            'is required but missing; add it, or list "lanes" (see docs/lab.md for an example hosts file)',
+          );
+      }
+    }
+    // Two targets on one address and port would be one server, whether replicas of one lane or of two lanes.
+    // Replicas of one lane may share a workDir (their files are named by replica); two lanes may not, since
+    // replica 0 of each writes target.log.
+    const lanes = f.lanes ?? (f.target !== undefined ? [{ target: f.target }] : []);
+    const all = lanes.flatMap((l, li) =>
+      (Array.isArray(l.target) ? l.target : [l.target]).map((t, i) => ({
+        t,
+        li,
+        path: f.lanes
+          ? ['lanes', li, 'target', ...(Array.isArray(l.target) ? [i] : [])]
+          : ['target', ...(Array.isArray(l.target) ? [i] : [])],
+      })),
+    );
+    all.forEach((a, i) => {
+      const j = all.findIndex((b) => b.t.address === a.t.address && b.t.port === a.t.port);
       if (j < i) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          path: ['target', i, 'port'],
-          message: `is the port of target[${j}] on the same address; give each target host its own address or port`,
-        });
+        issue(
+          [...a.path, 'port'],
+          `is the port of ${pathText(all[j]!.path)} on the same address; give each target host its own address or port`,
+        );
+        return;
+      }
+      const k = all.findIndex((b) => b.li !== a.li && b.t.ssh === a.t.ssh && b.t.workDir === a.t.workDir);
+      if (k >= 0 && k < i) {
+        issue(
+          [...a.path, 'workDir'],
+          `is the workDir of ${pathText(all[k]!.path)} on the same ssh host, in another lane; give each lane's target its own workDir`,
+        );
       }
     });
   });
 
+function pathText(path: (string | number)[]): string {
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i > 0 ? `.${k}` : k)).join('');
+}
+
 /** One target host of a validated hosts file. */
 export type TargetEntry = z.infer<typeof targetSchema>;
+/** One load-generator host of a validated hosts file. */
+export type LoadgenEntry = z.infer<typeof hostSchema>;
 /**
- * A validated hosts file (defaults filled in, sshConfig resolved to an absolute path). `target` is the first
- * target host (replica 0) and `targets` every one, whichever way the file wrote them.
+ * One lane: `target` is its first target host (replica 0) and `targets` every one; `loadgen` its first
+ * load-generator host and `loadgens` every one — whichever way the file wrote them.
  */
-export type HostsFile = Omit<z.infer<typeof hostsFileSchema>, 'target'> & {
+export interface LaneEntry {
   target: TargetEntry;
   targets: TargetEntry[];
-  /** The file listed its targets (`"target": [...]`) rather than naming one host. */
+  /** The file listed the targets (`"target": [...]`) rather than naming one host. */
   targetList: boolean;
-};
+  loadgen: LoadgenEntry;
+  loadgens: LoadgenEntry[];
+  /** The file listed the load generators (`"loadgen": [...]`). */
+  loadgenList: boolean;
+}
+/**
+ * A validated hosts file (defaults filled in, sshConfig resolved to an absolute path). Its own target and
+ * load generator are lane 0's (the one lane of a file without `lanes`); `lanes` has every lane.
+ */
+export type HostsFile = Omit<z.infer<typeof hostsFileSchema>, 'target' | 'loadgen' | 'lanes'> &
+  LaneEntry & {
+    lanes: LaneEntry[];
+    /** The file listed `lanes` (even one), rather than naming target and loadgen. */
+    laneList: boolean;
+  };
+
+/** The hosts file as lane `i` alone sees it: that lane's target(s) and load generator, the shared rest. */
+export function laneHostsFile(file: HostsFile, i: number): HostsFile {
+  return { ...file, ...file.lanes[i]! };
+}
 /** One SSH host entry of a validated hosts file. */
 export type HostEntry = z.infer<typeof hostSchema> & { port?: number };
 
@@ -169,9 +245,10 @@ function describeIssue(input: unknown, issue: z.ZodIssue): string {
     ? issue.path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i > 0 ? `.${k}` : k)).join('')
     : '(top level)';
   if (issue.code === 'unrecognized_keys') {
-    return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (fields: sshConfig, connectTimeoutSeconds, target, loadgen, redis; a host has ssh, workDir, address, and port for target/redis; redis also tls {ca, cert, key}, or url and ca; target may be a list of hosts)`;
+    return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (fields: sshConfig, connectTimeoutSeconds, target, loadgen, redis, or lanes [{target, loadgen}] instead of target and loadgen; a host has ssh, workDir, address, and port for target/redis; redis also tls {ca, cert, key}, or url and ca; target and loadgen may be lists of hosts)`;
   }
   const got = valueAt(input, issue.path);
+  if (issue.code === 'custom' && got === undefined) return `${where}: ${issue.message}`;
   if (issue.code === 'invalid_type' && got === undefined) {
     return `${where}: is required but missing; add it (see docs/lab.md for an example hosts file)`;
   }
@@ -183,19 +260,22 @@ const REDIS_SHAPES =
 
 const TARGET_SHAPES =
   'must be a host { "ssh": "user@host", "workDir": "/abs/path", "address": "...", "port": 7400 } or a list of such hosts (one per replica)';
+const LOADGEN_SHAPES =
+  'must be a host { "ssh": "user@host", "workDir": "/abs/path", "address": "..." } or a list of such hosts (the clients of a point go round-robin over them)';
 
 /** Replaces a union failure on `target` or `redis` by the issues of the branch the user evidently meant (url or host). */
 function flattenIssues(input: unknown, issues: z.ZodIssue[]): z.ZodIssue[] {
   return issues.flatMap((issue) => {
     if (issue.code !== 'invalid_union') return [issue];
     const value = valueAt(input, issue.path);
-    const target = issue.path[0] === 'target';
-    const shapes = target ? TARGET_SHAPES : REDIS_SHAPES;
-    if (value === null || typeof value !== 'object' || (Array.isArray(value) && !target)) {
+    const field = issue.path[issue.path.length - 1];
+    const listable = field === 'target' || field === 'loadgen';
+    const shapes = field === 'target' ? TARGET_SHAPES : field === 'loadgen' ? LOADGEN_SHAPES : REDIS_SHAPES;
+    if (value === null || typeof value !== 'object' || (Array.isArray(value) && !listable)) {
       return [{ ...issue, message: shapes }];
     }
-    // `target`: a host object (branch 0) or a list of them (branch 1); `redis`: a URL (0) or a host (1).
-    const branch = target ? (Array.isArray(value) ? 1 : 0) : 'url' in value ? 0 : 1;
+    // `target`, `loadgen`: a host object (branch 0) or a list of them (1); `redis`: a URL (0) or a host (1).
+    const branch = listable ? (Array.isArray(value) ? 1 : 0) : 'url' in value ? 0 : 1;
     return flattenIssues(input, issue.unionErrors[branch]?.issues ?? [{ ...issue, message: shapes }]);
   });
 }
@@ -207,8 +287,21 @@ export function parseHostsFile(input: unknown, source = 'hosts file'): HostsFile
     const lines = flattenIssues(input, r.error.issues).map((i) => `  - ${describeIssue(input, i)}`);
     throw new HostsFileInvalidError(`${source} is invalid:\n${lines.join('\n')}`, { cause: r.error });
   }
-  const list = Array.isArray(r.data.target) ? r.data.target : [r.data.target];
-  return { ...r.data, target: list[0], targets: list, targetList: Array.isArray(r.data.target) };
+  const { target, loadgen, lanes, ...rest } = r.data;
+  const laneList = lanes !== undefined;
+  const entries = (lanes ?? [{ target: target!, loadgen: loadgen! }]).map((l): LaneEntry => {
+    const list = Array.isArray(l.target) ? l.target : [l.target];
+    const gens = Array.isArray(l.loadgen) ? l.loadgen : [l.loadgen];
+    return {
+      target: list[0]!,
+      targets: list,
+      targetList: Array.isArray(l.target),
+      loadgen: gens[0]!,
+      loadgens: gens,
+      loadgenList: Array.isArray(l.loadgen),
+    };
+  });
+  return { ...rest, ...entries[0]!, lanes: entries, laneList };
 }
 
 /** Reads, parses and validates a hosts file; a relative sshConfig is resolved against the file's folder. */

@@ -23,6 +23,7 @@ export const LAB_IDS = {
   orchestratorE2e: 20,
   leaseE2e: 22,
   replicasE2e: 23,
+  lanesE2e: 24,
 } as const;
 
 /** A running lab. */
@@ -63,17 +64,22 @@ export function warnLabSkipped(suite: string, reason: string): void {
 }
 
 /**
- * Runs scripts/lab.sh with an id and DIR (and `targets` target hosts); resolves with its output, rejects with
- * it on a non-zero exit.
+ * Runs scripts/lab.sh with an id and DIR (and `targets` target hosts, or `lanes` lanes); resolves with its
+ * output, rejects with it on a non-zero exit.
  */
 export async function runLab(
   cmd: 'up' | 'down' | 'status',
   id: number,
   dir: string,
   targets = 1,
+  lanes = 1,
 ): Promise<string> {
   const r = await execa(LAB_SH, [cmd, dir], {
-    env: { HB_LAB_ID: String(id), ...(targets > 1 ? { HB_LAB_TARGETS: String(targets) } : {}) },
+    env: {
+      HB_LAB_ID: String(id),
+      ...(targets > 1 ? { HB_LAB_TARGETS: String(targets) } : {}),
+      ...(lanes > 1 ? { HB_LAB_LANES: String(lanes) } : {}),
+    },
     reject: false,
     all: true,
     timeout: 60_000,
@@ -107,13 +113,13 @@ export function labDir(id: number): string {
 }
 
 /**
- * Brings up a lab with its own id (and `targets` target hosts); call lab.down() in afterAll (it is safe even
- * when up failed part-way).
+ * Brings up a lab with its own id (and `targets` target hosts, or `lanes` lanes); call lab.down() in afterAll
+ * (it is safe even when up failed part-way).
  */
-export async function labUp(id: number, targets = 1): Promise<Lab> {
+export async function labUp(id: number, targets = 1, lanes = 1): Promise<Lab> {
   const dir = labDir(id);
   const net = `198.18.${id}`;
-  const upOutput = await runLab('up', id, dir, targets);
+  const upOutput = await runLab('up', id, dir, targets, lanes);
   return {
     id,
     dir,

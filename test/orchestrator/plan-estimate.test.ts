@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentileRanks } from '../../analysis/index.ts';
 import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
-import { estimatePlan, minCallsToBound } from '../../orchestrator/plan.ts';
+import {
+  estimatePlan,
+  formatPlan,
+  minCallsToBound,
+  POINT_OVERHEAD_MS,
+  RUN_OVERHEAD_MS,
+} from '../../orchestrator/plan.ts';
 import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');
@@ -51,6 +57,21 @@ describe('estimatePlan', () => {
     const schedules = plan.reduce((t, p) => t + p.expectedMs, 0);
     expect(e.wallMs).toBeGreaterThan(schedules);
     expect(e.diskBytes).toBe(plan.reduce((b, p) => b + p.point.calls, 0) * 150);
+  });
+
+  it('spreads the points over lanes, each taking the next point as it frees up', async () => {
+    const plan = planPoints(await loadMatrixFile(QUICK));
+    const one = estimatePlan(plan);
+    const two = estimatePlan(plan, 2);
+    expect(one.lanes).toBeUndefined();
+    expect(two.lanes).toBe(2);
+    // Never less than the longest point, nor than half the one-lane work; never more than one lane's.
+    const longest = Math.max(...plan.map((p) => p.expectedMs));
+    expect(two.wallMs).toBeGreaterThan(longest);
+    expect(two.wallMs).toBeGreaterThanOrEqual((one.wallMs - RUN_OVERHEAD_MS) / 2 + RUN_OVERHEAD_MS);
+    expect(two.wallMs).toBeLessThan(one.wallMs);
+    expect(estimatePlan(plan, plan.length).wallMs).toBe(RUN_OVERHEAD_MS + longest + POINT_OVERHEAD_MS);
+    expect(formatPlan('quick', two)).toMatch(/estimated wall time: about .* on 2 lanes/);
   });
 });
 

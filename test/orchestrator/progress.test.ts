@@ -38,11 +38,33 @@ describe('progress', () => {
     expect(tty[0].startsWith('\r\x1b[2K')).toBe(true);
     expect(tty.at(-1)).toBe('done\n');
 
+    // Lanes: one line each, redrawn together (up to the first, then every line), named by lane.
+    const lanes: string[] = [];
+    const r3 = new ProgressReporter({ isTTY: true, columns: 200, write: (t: string) => lanes.push(t) });
+    r3.update({ ...state, lane: 0 });
+    r3.update({ ...state, lane: 1, point: 4 });
+    r3.update({ ...state, lane: 0, completed: 2000 });
+    expect(lanes[1]).toBe(
+      `\r\x1b[2K${formatProgress({ ...state, lane: 0 })}\n\r\x1b[2K${formatProgress({ ...state, lane: 1, point: 4 })}`,
+    );
+    expect(lanes[2].startsWith('\x1b[1A\r\x1b[2Klane 0 [3/9]')).toBe(true);
+    expect(lanes[2]).toContain('\n\r\x1b[2Klane 1 [4/9]');
+    // A lane's point ends: both lines are erased (bottom up), the other lane's comes back at its next update.
+    r3.drop(0);
+    expect(lanes.at(-1)).toBe('\r\x1b[2K\x1b[1A\r\x1b[2K');
+    r3.update({ ...state, lane: 1, point: 4 });
+    expect(lanes.at(-1)).toBe(`\r\x1b[2K${formatProgress({ ...state, lane: 1, point: 4 })}`);
+
     const plain: string[] = [];
     const r2 = new ProgressReporter({ isTTY: false, write: (t: string) => plain.push(t) }, 60_000);
     r2.update(state);
     r2.update({ ...state, completed: 2000 });
     expect(plain).toHaveLength(1);
+    // Each lane prints at its own pace.
+    r2.update({ ...state, lane: 1 });
+    r2.update({ ...state, lane: 1 });
+    expect(plain).toHaveLength(2);
+    expect(plain[1].startsWith('lane 1 [3/9]')).toBe(true);
     expect(plain[0].endsWith('\n')).toBe(true);
     expect(plain[0]).not.toContain('\r');
   });

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HostsFileInvalidError,
+  laneHostsFile,
   loadHostsFile,
   parseDestination,
   parseHostsFile,
@@ -123,6 +124,54 @@ describe('hosts file schema', () => {
       target: [good().target, { ...good().target, port: 7402 }],
     });
     expect(otherPort.targets).toHaveLength(2);
+  });
+
+  it('takes lanes instead of target and loadgen, and refuses two lanes on one target', () => {
+    const { target, loadgen, ...rest } = good();
+    const lane1 = {
+      target: { ...target, ssh: 'root@198.18.0.22', address: '198.18.0.22' },
+      loadgen: { ...loadgen, ssh: 'root@198.18.0.23', address: '198.18.0.23' },
+    };
+    const f = parseHostsFile({ ...rest, lanes: [{ target, loadgen }, lane1] });
+    expect(f.laneList).toBe(true);
+    expect(f.lanes.map((l) => [l.target.address, l.loadgen.address])).toEqual([
+      ['198.18.0.2', '198.18.0.3'],
+      ['198.18.0.22', '198.18.0.23'],
+    ]);
+    // Lane 0 is the file's own target and load generator, so one-lane code reads it as before.
+    expect(f.target).toEqual(f.lanes[0]!.target);
+    expect(laneHostsFile(f, 1).loadgen.address).toBe('198.18.0.23');
+    // A file without lanes is one lane.
+    expect(parseHostsFile(good()).lanes).toHaveLength(1);
+    expect(parseHostsFile(good()).laneList).toBe(false);
+
+    expect(errorOf({ ...good(), lanes: [{ target, loadgen }] }).message).toContain(
+      'is given with "lanes", which names every lane\'s target; move it into lanes[0]',
+    );
+    expect(errorOf({ ...rest }).message).toContain('target: is required but missing');
+    expect(errorOf({ ...rest, lanes: [] }).message).toContain('lanes: got [], must list at least one lane');
+    const same = errorOf({
+      ...rest,
+      lanes: [
+        { target, loadgen },
+        { ...lane1, target },
+      ],
+    }).message;
+    expect(same).toContain(
+      '- lanes[1].target.port: got 7400, is the port of lanes[0].target on the same address',
+    );
+    const shared = errorOf({
+      ...rest,
+      lanes: [
+        { target, loadgen },
+        { ...lane1, target: { ...target, port: 7401 } },
+      ],
+    }).message;
+    expect(shared).toContain('lanes[1].target.workDir');
+    expect(shared).toContain("give each lane's target its own workDir");
+    expect(errorOf({ ...rest, lanes: [{ target, loadgen: { ...loadgen, ssh: 'x;y' } }] }).message).toContain(
+      'lanes[0].loadgen.ssh: got "x;y"',
+    );
   });
 
   it('never echoes a Redis password in an error', () => {

@@ -1,0 +1,117 @@
+// Lanes on this machine (`--lanes 2`): two points measured at a time, each lane with its own target server
+// and load generator, one Redis. The results folder is the one-lane folder plus the lane of each point; the
+// simulated rows are `hedgebench simulate`'s; an interrupted run resumes on its lanes.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
+import { parseMatrix } from '../../model/index.ts';
+import { createRun } from '../../orchestrator/index.ts';
+import { simulateMatrix } from '../../simulator/index.ts';
+import { localRunSuite, processesMentioning, QUIET, runLog, until } from './fixture.ts';
+
+const suite = localRunSuite('hb-lanes-');
+
+function writeMatrix(name: string, calls: number): { path: string; json: object } {
+  const json = {
+    name,
+    configs: ['no hedge', 'hedge, default budget'],
+    loads: [0.3, 0.5],
+    cancellation: ['ignore'],
+    seeds: [1],
+    calls,
+    calibration: false,
+  };
+  const path = join(suite.dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(json));
+  return { path, json };
+}
+
+const manifestOf = (out: string) => JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+
+describe('hedgebench run --lanes 2, everything on this machine', () => {
+  it('measures two points at a time, one per lane, into the folder one lane writes', async () => {
+    const { path, json } = writeMatrix('lanes', 500);
+    const out = join(suite.dir, 'run');
+    const said: string[] = [];
+    const run = await createRun({
+      matrixFile: path,
+      out,
+      lanes: 2,
+      redisUrl: suite.redisUrl,
+      cwd: suite.dir,
+      stderr: { write: (t: string) => said.push(t) },
+      stdout: QUIET,
+    });
+    const outcome = await run.execute();
+    expect(outcome).toMatchObject({ exitCode: 0, done: 4, failed: 0, pending: 0 });
+    const m = manifestOf(out);
+    expect(m.lanes).toBe(2);
+    expect(new Set(m.points.map((p) => p.lane))).toEqual(new Set([0, 1]));
+    // In parallel: the first two points started together, one per lane.
+    const starts = runLog(out).filter((e) => e.event === 'point-start');
+    expect(starts.slice(0, 2).map((e) => e.lane)).toEqual([0, 1]);
+    const spans = m.points.map((p) => [Date.parse(p.startedAt!), Date.parse(p.endedAt!)] as const);
+    expect(spans.some(([s, e], i) => spans.some(([s2], j) => j !== i && s2 >= s && s2 < e))).toBe(true);
+    // Lane 1 has its own processes and working directories; its log lines say which lane.
+    expect(existsSync(join(out, 'work', 'lane1-target', 'lane1-target.log'))).toBe(true);
+    expect(existsSync(join(out, 'work', 'lane1-loadgen'))).toBe(true);
+    expect(
+      runLog(out)
+        .filter((e) => e.event === 'agents-started')
+        .map((e) => e.lane ?? 0),
+    ).toEqual([0, 1]);
+    const text = said.join('');
+    expect(text).toContain('2 lanes in parallel');
+    expect(text).toMatch(/share this machine's \d+ cores/);
+    expect(text).toMatch(/\[\d\/4\] .* \(lane 1\): done/);
+
+    // The simulated rows are `hedgebench simulate`'s; every point has its real row and raw files.
+    const sim = await simulateMatrix(parseMatrix(json), join(suite.dir, 'sim'), { threads: 0 });
+    const rows = parsePointsCsv(readFileSync(join(out, 'points.csv'), 'utf8'));
+    expect(rows.filter((r) => r.source === 'sim')).toEqual(
+      parsePointsCsv(readFileSync(sim.pointsCsvPath, 'utf8')),
+    );
+    expect(rows.filter((r) => r.source === 'real')).toHaveLength(4);
+    for (const p of m.points) expect(existsSync(join(out, 'raw', `${p.slug}.calls.csv`))).toBe(true);
+    const report = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(report).toContain('## Lanes');
+    expect(report).toContain('this machine');
+
+    expect(await suite.redis.keys(`hb:${m.run}:*`)).toEqual([]);
+    expect(await processesMentioning(out)).toEqual([]);
+  });
+
+  it('resumes an interrupted run on the lanes it had', async () => {
+    // Points of ~3–5 s, interrupted once both lanes are measuring.
+    const { path } = writeMatrix('lanes-resume', 1500);
+    const out = join(suite.dir, 'run-resume');
+    const common = { redisUrl: suite.redisUrl, cwd: suite.dir, stderr: QUIET, stdout: QUIET };
+    const first = await createRun({ ...common, matrixFile: path, out, lanes: 2 });
+    const running = first.execute();
+    await until(
+      () =>
+        existsSync(join(out, 'run.log')) && runLog(out).filter((e) => e.event === 'point-start').length >= 2,
+      60_000,
+      'both lanes to start a point',
+    );
+    first.interrupt('SIGINT');
+    const stopped = await running;
+    expect(stopped.exitCode).toBe(130);
+    expect(stopped.pending).toBeGreaterThanOrEqual(2);
+    expect(manifestOf(out).lanes).toBe(2);
+
+    // No --lanes: the manifest's two lanes again.
+    const again = await createRun({ ...common, resume: out });
+    const outcome = await again.execute();
+    expect(outcome).toMatchObject({ exitCode: 0, done: 4, pending: 0 });
+    const m = manifestOf(out);
+    expect(m.lanes).toBe(2);
+    const resumed = runLog(out).slice(runLog(out).findIndex((e) => e.event === 'run-resume'));
+    expect(new Set(resumed.filter((e) => e.event === 'point-start').map((e) => e.lane))).toEqual(
+      new Set([0, 1]),
+    );
+    expect(await processesMentioning(out)).toEqual([]);
+  });
+});
