@@ -1,4 +1,4 @@
-// Lanes: what runs one point (its target host(s) and load-generator host). A run of L lanes measures L points
+// Lanes: what runs one point (its target host(s) and load-generator host(s)). A run of L lanes measures L points
 // at a time, in parallel, all writing to the one Redis; the count comes from the hosts file's `lanes`, or
 // locally from `--lanes` (L sets of processes on this machine, sharing its cores).
 import type { AgentRegistry } from './agent-registry.ts';
@@ -20,10 +20,10 @@ export interface Lane {
 }
 
 /** Refuses a lane count outside 1..MAX_LANES. */
-export function checkLaneCount(n: number, what = '--lanes'): number {
+export function checkLaneCount(n: number): number {
   if (!Number.isInteger(n) || n < 1 || n > MAX_LANES) {
     throw new RunOptionError(
-      `${what} ${n}: a run has 1 to ${MAX_LANES} lanes (default 1); each lane measures one point at a time`,
+      `--lanes ${n}: a run has 1 to ${MAX_LANES} lanes (default 1); each lane measures one point at a time`,
     );
   }
   return n;

@@ -172,6 +172,7 @@ export const hostsFileSchema = z
     });
   });
 
+/** A field path as the errors write it: `lanes[1].target.port`. */
 function pathText(path: (string | number)[]): string {
   return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i > 0 ? `.${k}` : k)).join('');
 }
@@ -241,9 +242,7 @@ function showValue(path: (string | number)[], v: unknown): string {
 }
 
 function describeIssue(input: unknown, issue: z.ZodIssue): string {
-  const where = issue.path.length
-    ? issue.path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i > 0 ? `.${k}` : k)).join('')
-    : '(top level)';
+  const where = issue.path.length ? pathText(issue.path) : '(top level)';
   if (issue.code === 'unrecognized_keys') {
     return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (fields: sshConfig, connectTimeoutSeconds, target, loadgen, redis, or lanes [{target, loadgen}] instead of target and loadgen; a host has ssh, workDir, address, and port for target/redis; redis also tls {ca, cert, key}, or url and ca; target and loadgen may be lists of hosts)`;
   }

@@ -67,6 +67,15 @@ describe.skipIf(skip !== undefined)('scripts/lab.sh', () => {
       const targets = await execa(LAB_SH, ['up', DIR], { env: { HB_LAB_TARGETS: n }, reject: false });
       expect(targets.stderr).toMatch(/HB_LAB_TARGETS must be a number of target hosts from 1 to 16/);
     }
+    for (const n of ['0', '9', 'x']) {
+      const lanes = await execa(LAB_SH, ['up', DIR], { env: { HB_LAB_LANES: n }, reject: false });
+      expect(lanes.stderr).toMatch(/HB_LAB_LANES must be a number of lanes from 1 to 8/);
+    }
+    const both = await execa(LAB_SH, ['up', DIR], {
+      env: { HB_LAB_LANES: '2', HB_LAB_TARGETS: '2' },
+      reject: false,
+    });
+    expect(both.stderr).toMatch(/a lab makes several lanes or several targets, not both/);
     expect(leftovers()).toEqual(clean);
   });
 

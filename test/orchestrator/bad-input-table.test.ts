@@ -79,8 +79,28 @@ beforeAll(() => {
       calls: 100,
     }),
   );
+  // A user's own service (a matrix with target.url and its model), outside loopback and on loopback.
+  const foreign = (name: string, url: string) => {
+    const path = join(tmp, `${name}.json`);
+    writeFileSync(
+      path,
+      JSON.stringify({
+        name,
+        target: { url },
+        model: { workers: 4, medianMs: 10 },
+        configs: ['no hedge'],
+        loads: [0.5],
+        cancellation: ['ignore'],
+        seeds: [1],
+        calls: 100,
+      }),
+    );
+    return path;
+  };
   // Longer names first: <tmp> must not eat into <tiny>'s replacement, and the other way round.
   Object.assign(places, {
+    '<foreign-remote>': foreign('remote', 'http://10.1.2.3/x'),
+    '<foreign>': foreign('local', 'http://127.0.0.1:1/x'),
     '<unfinished>': unfinished,
     '<bad-matrix>': bad,
     '<tiny>': writeTinyMatrix(tmp),
