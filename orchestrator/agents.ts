@@ -1,9 +1,9 @@
 // The agents of a run, brought up in a safe order and always brought down: hosts opened, leftovers of a
 // killed run stopped, Node checked and bundles deployed, Redis started (or reached), the targets started
 // (one per replica the matrix asks for at most; none when the matrix names a foreign service: that one is the
-// user's, already running). A run of several lanes has one Agents per lane: lane 0's starts Redis and owns the
-// registry and the lease; every other lane's shares those three and brings up only its target(s) and load
-// generator.
+// user's, already running). A run has one Agents for Redis alone (`redisOnly`: it owns the registry and the
+// lease) and one per lane, which shares those three and brings up only its target(s) and load generator(s): a
+// lane that cannot come up takes nothing else down with it.
 import { AgentRegistry, reapAgents } from './agent-registry.ts';
 import { type Deployed, deployAgent } from './deploy.ts';
 import { freePort } from './free-port.ts';
@@ -31,13 +31,12 @@ export interface AgentsOptions {
   replicas?: number;
   /** The points go to a foreign service: no target server is deployed or started. */
   foreign?: boolean;
-  /** Which lane these agents serve (default 0); a lane > 0 also needs `shared`. */
+  /** Only Redis: no target, no load generator (the run's first Agents, which the lanes share). */
+  redisOnly?: boolean;
+  /** Which lane these agents serve (default 0); a lane needs `shared`. */
   lane?: number;
-  /**
-   * Lane 0's registry, lease and Redis, for the agents of another lane. Redis is a promise: another lane
-   * opens its hosts and deploys while lane 0 is still starting Redis, and waits for it only to start.
-   */
-  shared?: { registry: AgentRegistry; lease: AgentLease; redis: Promise<RedisService> };
+  /** The registry, lease and (once started, before any lane's `start`) Redis of the `redisOnly` agents, for a lane's. */
+  shared?: { registry: AgentRegistry; lease: AgentLease; redis?: RedisService };
   say: (text: string) => void;
 }
 
@@ -128,6 +127,7 @@ export class Agents {
     const hosts = this.hosts!;
     const redis = await this.startRedis(hosts);
     this.redis = redis;
+    if (this.o.redisOnly) return { redis, targets: [] };
     if (this.o.foreign) {
       this.o.folder.event('agents-started', { ...this.laneField, target: null, redis: redis.display });
       return { redis, targets: [] };
@@ -163,7 +163,7 @@ export class Agents {
 
   /**
    * Stops every agent this run (lane) started and any still recorded on its hosts, then closes the hosts.
-   * Never throws. Another lane's agents leave the shared Redis and lease to lane 0's, which goes down last.
+   * Never throws. A lane's agents leave the shared Redis and lease to the `redisOnly` ones, which go down last.
    */
   async down(): Promise<void> {
     for (const t of this.targets) await t.dispose().catch(() => {});
@@ -179,19 +179,26 @@ export class Agents {
     return this.o.lane ? { lane: this.o.lane } : {};
   }
 
-  /** Hosts by name (each role's Host has its own name, even when two roles share a machine); Redis's only on lane 0. */
+  /** Hosts by name (each role's Host has its own name, even when two roles share a machine): this Agents' roles only. */
   private hostMap(): Map<string, Host> {
     const hosts = this.hosts!;
-    const m = new Map<string, Host>([
-      ...hosts.targets.map((t): [string, Host] => [t.name, t]),
-      ...hosts.loadgens.map((g): [string, Host] => [g.name, g]),
-    ]);
+    const m = new Map<string, Host>(
+      this.o.redisOnly
+        ? []
+        : [
+            ...hosts.targets.map((t): [string, Host] => [t.name, t]),
+            ...hosts.loadgens.map((g): [string, Host] => [g.name, g]),
+          ],
+    );
     if (!this.o.shared && !isRedisUrl(hosts.redis)) m.set(hosts.redis.name, hosts.redis);
     return m;
   }
 
   private async startRedis(hosts: RunHosts): Promise<RedisService> {
-    if (this.o.shared) return await this.o.shared.redis;
+    if (this.o.shared) {
+      if (!this.o.shared.redis) throw new Error('a lane starts its targets only once Redis is up');
+      return this.o.shared.redis;
+    }
     if (this.o.redisUrl) return useRedisUrl(this.o.redisUrl);
     if (isRedisUrl(hosts.redis)) return useRedisUrl(hosts.redis.url, hosts.redisTls?.ca);
     const host = hosts.redis;

@@ -19,7 +19,6 @@ import { defaultMatrixPath, defaultRunDir } from './paths.ts';
 import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
 import { DEFAULT_POINT_TIMING, measurePoint } from './point-runner.ts';
 import { ProgressReporter } from './progress.ts';
-import type { RedisService } from './redis-service.ts';
 import { checkReplicasRunnable, replicaPlanNotes } from './replica-check.ts';
 import { RunFolder } from './run-folder.ts';
 import { acquireRunLock } from './run-lock.ts';
@@ -28,9 +27,6 @@ import { RunProgress } from './run-progress.ts';
 import { RunRecord } from './run-record.ts';
 import { simulatePlan } from './sim-rows.ts';
 import { formatRunSummary } from './summary.ts';
-
-/** What another lane's wait for Redis ends with when lane 0 could not bring it up. */
-const LANE_0_DOWN = new Error('lane 0 did not come up');
 
 /** What the target server accepts as a run id (target-server/config.ts): the run folder's name. */
 const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;
@@ -166,7 +162,7 @@ class RunImpl implements Run {
       release();
       throw err;
     }
-    const agentsOf = (lane: number, shared?: AgentsOptions['shared']) =>
+    const agentsOf = (o: Pick<AgentsOptions, 'lane' | 'shared' | 'redisOnly'>) =>
       new Agents({
         folder,
         hostsFile: this.hostsFile,
@@ -179,13 +175,12 @@ class RunImpl implements Run {
         // One target server per replica, started once for the run: the most any point asks for.
         replicas: Math.max(1, ...this.plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
         foreign: this.matrix.target !== undefined,
-        lane,
-        shared,
         say: (t) => this.say(t),
+        ...o,
       });
-    // Lane 0's agents start Redis and hold the lease; the other lanes' share them and go down first.
-    const agents = agentsOf(0);
-    const others: Agents[] = [];
+    // Redis's agents hold the registry and the lease; every lane's share them and go down first.
+    const hub = agentsOf({ redisOnly: true });
+    const lanes: Agents[] = [];
     let setupError: unknown;
     try {
       if (this.matrix.target && record.pending().length > 0) {
@@ -193,7 +188,7 @@ class RunImpl implements Run {
         this.say(foreignTrafficLine(this.matrix.target, record.pending(), timing));
       }
       record.open(this.manifest ? 'run-resume' : 'run-start');
-      const hosts = await agents.open();
+      const hosts = await hub.open();
       record.manifest.hosts = hosts.mode === 'local' ? 'local' : hosts.describe();
       if (this.lanes > 1) record.manifest.lanes = this.lanes;
       const pending = record.pending();
@@ -207,49 +202,52 @@ class RunImpl implements Run {
         );
       }
       for (const note of replicaPlanNotes(this.matrix)) this.say(`hedgebench: ${note}`);
-      // The other lanes come up alongside lane 0, and wait for its Redis only to start their targets.
-      let redisUp!: { resolve: (r: RedisService) => void; reject: (e: unknown) => void };
-      const sharedRedis = new Promise<RedisService>((resolve, reject) => {
-        redisUp = { resolve, reject };
-      });
-      sharedRedis.catch(() => {});
-      const shared = { registry: agents.registry, lease: agents.lease, redis: sharedRedis };
-      const more = Promise.all(
-        Array.from({ length: this.lanes - 1 }, (_, i) => {
-          const a = agentsOf(i + 1, shared);
-          others.push(a);
-          return this.bringUp(a, i + 1);
+      // Every lane opens its hosts and deploys, all at once: an unreachable host fails here, before
+      // anything starts. Then Redis, then each lane's targets.
+      const shared: AgentsOptions['shared'] = { registry: hub.registry, lease: hub.lease };
+      for (let lane = 0; lane < this.lanes; lane++) lanes.push(agentsOf({ lane, shared }));
+      const deployed = await Promise.all(
+        lanes.map((a, i) =>
+          this.bringUp(i, async () => {
+            await a.open();
+            return a.deploy();
+          }),
+        ),
+      );
+      if (deployed.every((d) => d === null)) {
+        throw new RunOptionError(
+          `none of the ${this.lanes} lanes could be brought up (each one's reason is above); fix the hosts, then continue with --resume`,
+        );
+      }
+      const sim = await simulatePlan(this.plan, folder.simPath);
+      const { redis } = await hub.start();
+      shared.redis = redis;
+      record.manifest.versions.redisServer = redis.version;
+      const started = await Promise.all(
+        lanes.map(async (a, i): Promise<Lane | null> => {
+          const loadgens = deployed[i];
+          if (!loadgens) return null;
+          const up = await this.bringUp(i, () => a.start());
+          return (
+            up && { index: i, hosts: a.hosts!, loadgens, redis, targets: up.targets, registry: a.registry }
+          );
         }),
       );
-      let first: Lane;
-      let sim: Map<string, PointRow>;
-      try {
-        const loadgens = await agents.deploy();
-        sim = await simulatePlan(this.plan, folder.simPath);
-        const { redis, targets } = await agents.start();
-        redisUp.resolve(redis);
-        record.manifest.versions.redisServer = redis.version;
-        first = { index: 0, hosts, loadgens, redis, targets, registry: agents.registry };
-      } catch (err) {
-        redisUp.reject(LANE_0_DOWN);
-        await more;
-        throw err;
-      }
-      const lanes = [first, ...(await more).filter((l): l is Lane => l !== null)];
+      const ready = started.filter((l): l is Lane => l !== null);
       if (this.lanes > 1 && hosts.mode === 'ssh') {
         record.manifest.hosts = {
           ...hosts.describe(),
-          lanes: [agents, ...others].map((a) => a.hosts?.describe() ?? null),
+          lanes: lanes.map((a) => a.hosts?.describe() ?? null),
         };
       }
       record.save();
-      await this.measure(pending, record, sim, lanes);
+      await this.measure(pending, record, sim, ready);
     } catch (err) {
       setupError = err;
     } finally {
       this.reporter.clear();
-      await Promise.all(others.map((a) => a.down()));
-      await agents.down();
+      await Promise.all(lanes.map((a) => a.down()));
+      await hub.down();
     }
     const { done, failed, pending } = record.counts();
     const exitCode = this.interruptedBy
@@ -312,16 +310,15 @@ class RunImpl implements Run {
   }
 
   /**
-   * Brings up the agents of lane `index` > 0; a lane that cannot come up (a host unreachable, Node missing…)
-   * is left out, said so, and its points go to the other lanes. Null then.
+   * One step of bringing up lane `index` (open and deploy, or start). With several lanes, a lane that cannot
+   * (a host unreachable, no Node…) is left out, said so, and its points go to the other lanes: null then. A
+   * run of one lane stops with the lane's error, as it always did.
    */
-  private async bringUp(a: Agents, index: number): Promise<Lane | null> {
+  private async bringUp<T>(index: number, step: () => Promise<T>): Promise<T | null> {
     try {
-      const hosts = await a.open();
-      const loadgens = await a.deploy();
-      const { redis, targets } = await a.start();
-      return { index, hosts, loadgens, redis, targets, registry: a.registry };
+      return await step();
     } catch (err) {
+      if (this.lanes === 1) throw err;
       const error = (err as Error).message;
       this.say(
         `hedgebench: lane ${index} could not be brought up (${error}); its points go to the other lanes`,
