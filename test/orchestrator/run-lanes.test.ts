@@ -54,13 +54,15 @@ describe('hedgebench run --lanes 2, everything on this machine', () => {
     expect(starts.slice(0, 2).map((e) => e.lane)).toEqual([0, 1]);
     const spans = m.points.map((p) => [Date.parse(p.startedAt!), Date.parse(p.endedAt!)] as const);
     expect(spans.some(([s, e], i) => spans.some(([s2], j) => j !== i && s2 >= s && s2 < e))).toBe(true);
-    // Lane 1 has its own processes and working directories; its log lines say which lane.
+    // Lane 1 has its own processes and working directories; its log lines say which lane (the lanes start
+    // their targets at the same time, in either order).
     expect(existsSync(join(out, 'work', 'lane1-target', 'lane1-target.log'))).toBe(true);
     expect(existsSync(join(out, 'work', 'lane1-loadgen'))).toBe(true);
     expect(
       runLog(out)
         .filter((e) => e.event === 'agents-started')
-        .map((e) => e.lane ?? 0),
+        .map((e) => e.lane ?? 0)
+        .sort(),
     ).toEqual([0, 1]);
     const text = said.join('');
     expect(text).toContain('2 lanes in parallel');
