@@ -73,8 +73,7 @@ for (let rep = 1; rep <= reps; rep++) {
       const run = await createRun({ matrixFile, out, stderr: quiet, stdout: quiet });
       const outcome = await run.execute();
       const lines = parseComparisonCsv(readFileSync(join(out, 'comparison.csv'), 'utf8'));
-      const verdicts = lines;
-      agreed[name] = verdicts.filter((l) => l.verdict === 'agrees').length;
+      agreed[name] = lines.filter((l) => l.verdict === 'agrees').length;
       const rows = parsePointsCsv(readFileSync(join(out, 'points.csv'), 'utf8'));
       const p99 = (source: string, r: { config: string; load: number }) =>
         rows.find((x) => x.source === source && x.config === r.config && x.load === r.load)?.p99_ms;
@@ -85,7 +84,7 @@ for (let rep = 1; rep <= reps; rep++) {
             `${r.config} ${r.load}: ${p99('sim', r)?.toFixed(1)} → ${r.p99_ms?.toFixed(1)}${r.valid ? '' : '*'}`,
         );
       console.log(
-        `  ${name.padEnd(6)} model: ${agreed[name]} of ${verdicts.length} metrics agree (exit ${outcome.exitCode}); p99 ms sim → real: ${points.join('; ')}`,
+        `  ${name.padEnd(6)} model: ${agreed[name]} of ${lines.length} metrics agree (exit ${outcome.exitCode}); p99 ms sim → real: ${points.join('; ')}`,
       );
     }
     if (agreed.fitted! >= agreed.true!) notWorse++;

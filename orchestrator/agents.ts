@@ -44,7 +44,6 @@ export interface AgentsOptions {
 export class Agents {
   readonly registry: AgentRegistry;
   hosts: RunHosts | undefined;
-  loadgens: Deployed[] = [];
   redis: RedisService | undefined;
   /** Replica r's target server is `targets[r]`; filled in as they start. */
   readonly targets: TargetAgent[] = [];
@@ -116,7 +115,6 @@ export class Agents {
       deployTargets(),
       Promise.all(hosts.loadgens.map(deployLoadgen)),
     ]);
-    this.loadgens = loadgens;
     this.targetsDeployed = targets;
     return loadgens;
   }

@@ -20,7 +20,7 @@ export interface Lane {
 }
 
 /** Refuses a lane count outside 1..MAX_LANES. */
-export function checkLaneCount(n: number): number {
+function checkLaneCount(n: number): number {
   if (!Number.isInteger(n) || n < 1 || n > MAX_LANES) {
     throw new RunOptionError(
       `--lanes ${n}: a run has 1 to ${MAX_LANES} lanes (default 1); each lane measures one point at a time`,

@@ -17,7 +17,7 @@ import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
 import { checkNewRunFolder } from './out-guard.ts';
 import { defaultMatrixPath, defaultRunDir } from './paths.ts';
 import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
-import { DEFAULT_POINT_TIMING, measurePoint } from './point-runner.ts';
+import { DEFAULT_POINT_TIMING, measurePoint, type PointTiming } from './point-runner.ts';
 import { ProgressReporter } from './progress.ts';
 import { checkReplicasRunnable, replicaPlanNotes } from './replica-check.ts';
 import { RunFolder } from './run-folder.ts';
@@ -123,6 +123,7 @@ class RunImpl implements Run {
   private readonly abort = new AbortController();
   private interruptedBy: string | null = null;
   private readonly reporter: ProgressReporter;
+  private readonly timing: PointTiming;
   readonly runDir: string;
 
   constructor(
@@ -138,6 +139,7 @@ class RunImpl implements Run {
   ) {
     this.runDir = folder.dir;
     this.reporter = new ProgressReporter(o.stderr ?? process.stderr);
+    this.timing = { ...DEFAULT_POINT_TIMING, ...o.timing };
   }
 
   interrupt(signal: string): void {
@@ -184,8 +186,7 @@ class RunImpl implements Run {
     let setupError: unknown;
     try {
       if (this.matrix.target && record.pending().length > 0) {
-        const timing = { ...DEFAULT_POINT_TIMING, ...this.o.timing };
-        this.say(foreignTrafficLine(this.matrix.target, record.pending(), timing));
+        this.say(foreignTrafficLine(this.matrix.target, record.pending(), this.timing));
       }
       record.open(this.manifest ? 'run-resume' : 'run-start');
       const hosts = await hub.open();
@@ -378,7 +379,6 @@ class RunImpl implements Run {
   ): Promise<string | null> {
     const folder = this.folder;
     const many = this.lanes > 1;
-    const timing = { ...DEFAULT_POINT_TIMING, ...this.o.timing };
     record.started(pp, many ? lane.index : undefined);
     const position = progress.startPoint(pp, lane.index);
     const outcome = await measurePoint(pp, {
@@ -387,7 +387,7 @@ class RunImpl implements Run {
       run: folder.name,
       loadgenHosts: lane.hosts.loadgens,
       foreign: this.matrix.target ? foreignLoad(this.matrix.target, this.o.allowAnyTarget === true) : null,
-      timing,
+      timing: this.timing,
       signal: this.abort.signal,
       onStatus: (s, ms) => progress.status(s, ms, lane.index),
       note: (text) => {

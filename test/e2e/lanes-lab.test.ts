@@ -10,10 +10,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
-import { parseMatrix } from '../../model/index.ts';
 import { parseHostsFile } from '../../orchestrator/hosts/index.ts';
+import { loadMatrixFile } from '../../orchestrator/index.ts';
 import { simulateMatrix } from '../../simulator/index.ts';
 import { LAB_IDS, type Lab, labSkipReason, labUp, REPO, warnLabSkipped } from '../lab/lab-fixture.ts';
+import { writeTinyMatrix } from '../orchestrator/fixture.ts';
 import { ensureFreshBuild } from './fresh-build.ts';
 import { processesInNamespace, settle } from './lab-processes.ts';
 
@@ -48,20 +49,8 @@ describe.skipIf(skip !== undefined)('hedgebench run --hosts with lanes', () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   }, 120_000);
 
-  const matrix = (name: string, calls: number) => {
-    const json = {
-      name,
-      configs: ['no hedge', 'hedge, default budget'],
-      loads: [0.3, 0.5],
-      cancellation: ['ignore'],
-      seeds: [1],
-      calls,
-      calibration: false,
-    };
-    const path = join(tmp!, `${name}.json`);
-    writeFileSync(path, JSON.stringify(json));
-    return { path, json };
-  };
+  /** Two configurations × loads 0.3 and 0.5: four points. */
+  const matrix = (name: string, calls: number) => writeTinyMatrix(tmp!, { name, loads: [0.3, 0.5], calls });
 
   const run = (hostsFile: string, matrixFile: string, out: string) =>
     execa(
@@ -86,7 +75,7 @@ describe.skipIf(skip !== undefined)('hedgebench run --hosts with lanes', () => {
     for (const k of ['ca', 'cert', 'key']) hosts.redis.tls[k] = join(lab!.dir, hosts.redis.tls[k]);
     const hostsFile = join(tmp!, 'hosts-3.json');
     writeFileSync(hostsFile, JSON.stringify(hosts));
-    const { path, json } = matrix('lanes-lab', 800);
+    const path = matrix('lanes-lab', 800);
     const out = join(tmp!, 'run');
     const r = await run(hostsFile, path, out);
     const said = `hedgebench run said:\n${String(r.all).slice(-4000)}`;
@@ -113,14 +102,13 @@ describe.skipIf(skip !== undefined)('hedgebench run --hosts with lanes', () => {
     expect((m.hosts as { lanes: unknown[] }).lanes).toHaveLength(3);
 
     // The simulated rows are `hedgebench simulate`'s, whatever the lanes; every point has its raw files.
-    const sim = await simulateMatrix(parseMatrix(json), join(tmp!, 'sim'), { threads: 0 });
+    const sim = await simulateMatrix(await loadMatrixFile(path), join(tmp!, 'sim'), { threads: 0 });
     const rows = parsePointsCsv(readFileSync(join(out, 'points.csv'), 'utf8'));
     expect(rows.filter((row) => row.source === 'sim')).toEqual(
       parsePointsCsv(readFileSync(sim.pointsCsvPath, 'utf8')),
     );
     expect(rows.filter((row) => row.source === 'real')).toHaveLength(4);
-    const raw = readFileSync(join(out, 'report.md'), 'utf8');
-    expect(raw).toContain('## Lanes');
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Lanes');
 
     for (const h of HOSTS) {
       const left = await settle(() =>
@@ -173,7 +161,7 @@ describe.skipIf(skip !== undefined)('hedgebench run --hosts with lanes', () => {
 
   it('gives the point of a lane lost mid-point to another lane', async () => {
     // Points of ~5 s, so lane 1 is surely mid-point when its target host goes (sshd and all).
-    const { path } = matrix('lanes-lost', 2500);
+    const path = matrix('lanes-lost', 2500);
     const out = join(tmp!, 'run-lost');
     const running = run(lab!.hostsFile, path, out);
     const deadline = Date.now() + 60_000;

@@ -4,42 +4,13 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Manifest, redisKeys } from '../../contract/index.ts';
 import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
 import { createRun } from '../../orchestrator/index.ts';
-import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
-import {
-  killProcessesMentioning,
-  processesMentioning,
-  requireBuild,
-  rmTemp,
-  runLog,
-  tempDir,
-  until,
-  writeTinyMatrix,
-} from './fixture.ts';
+import { localRunSuite, processesMentioning, QUIET, runLog, until, writeTinyMatrix } from './fixture.ts';
 
-let dir: string;
-let redisServer: RedisProcess;
-let redis: Redis;
-
-beforeAll(async () => {
-  requireBuild();
-  dir = tempDir();
-  redisServer = await startRedis();
-  redis = new Redis(redisServer.url);
-});
-
-afterAll(async () => {
-  await killProcessesMentioning(dir);
-  redis?.disconnect();
-  await redisServer?.stop();
-  rmTemp(dir);
-});
-
-const quiet = { write: () => true };
+const suite = localRunSuite();
 
 function agents(out: string): AgentRecord[] {
   const path = join(out, 'agents.json');
@@ -49,7 +20,11 @@ function agents(out: string): AgentRecord[] {
 /** Waits until the point's generator has completed some measured calls (past the 200 of warm-up), then SIGKILLs the agent of `role`. */
 async function killDuring(out: string, slug: string, role: 'target' | 'loadgen'): Promise<number> {
   const key = redisKeys('run-f', slug).status;
-  await until(async () => Number(await redis.hget(key, 'completed')) > 600, 60_000, `progress of ${slug}`);
+  await until(
+    async () => Number(await suite.redis.hget(key, 'completed')) > 600,
+    60_000,
+    `progress of ${slug}`,
+  );
   // Recorded before it starts: its pid is there once it runs.
   const a = agents(out).find((x) => x.role === role && x.pid > 0);
   if (!a) throw new Error(`no ${role} agent recorded in ${out}/agents.json`);
@@ -59,9 +34,13 @@ async function killDuring(out: string, slug: string, role: 'target' | 'loadgen')
 
 describe('faults during a point', () => {
   it('records a killed target and a killed generator as failed points and finishes the others', async () => {
-    const matrixFile = writeTinyMatrix(dir, { configs: ['no hedge'], loads: [0.3, 0.5, 0.95], calls: 2000 });
-    const out = join(dir, 'run-f');
-    const run = await createRun({ matrixFile, out, redisUrl: redisServer.url, stderr: quiet, stdout: quiet });
+    const matrixFile = writeTinyMatrix(suite.dir, {
+      configs: ['no hedge'],
+      loads: [0.3, 0.5, 0.95],
+      calls: 2000,
+    });
+    const out = join(suite.dir, 'run-f');
+    const run = await createRun({ matrixFile, out, redisUrl: suite.redisUrl, stderr: QUIET, stdout: QUIET });
     const [p1, p2, p3] = run.plan;
     const running = run.execute();
     const killedTarget = await killDuring(out, p1.slug, 'target');
@@ -92,7 +71,7 @@ describe('faults during a point', () => {
     expect(agents(out)).toEqual([]);
     expect(await processesMentioning(out)).toEqual([]);
     expect(killedTarget).toBeGreaterThan(1);
-    expect(await redis.keys('hb:run-f:*')).toEqual([]);
+    expect(await suite.redis.keys('hb:run-f:*')).toEqual([]);
 
     // --retry-failed measures the two failed points again and keeps the done one as it was.
     const doneRows = readFileSync(join(out, 'points.csv'), 'utf8')
@@ -101,9 +80,9 @@ describe('faults during a point', () => {
     const again = await createRun({
       resume: out,
       retryFailed: true,
-      redisUrl: redisServer.url,
-      stderr: quiet,
-      stdout: quiet,
+      redisUrl: suite.redisUrl,
+      stderr: QUIET,
+      stdout: QUIET,
     });
     expect(await again.execute()).toMatchObject({ exitCode: 0, done: 3, failed: 0 });
     const after = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;

@@ -2,37 +2,25 @@
 // and load generator, one Redis. The results folder is the one-lane folder plus the lane of each point; the
 // simulated rows are `hedgebench simulate`'s; an interrupted run resumes on its lanes.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
-import { parseMatrix } from '../../model/index.ts';
-import { createRun } from '../../orchestrator/index.ts';
+import { createRun, loadMatrixFile } from '../../orchestrator/index.ts';
 import { simulateMatrix } from '../../simulator/index.ts';
-import { localRunSuite, processesMentioning, QUIET, runLog, until } from './fixture.ts';
+import { localRunSuite, processesMentioning, QUIET, runLog, until, writeTinyMatrix } from './fixture.ts';
 
 const suite = localRunSuite('hb-lanes-');
 
-function writeMatrix(name: string, calls: number): { path: string; json: object } {
-  const json = {
-    name,
-    configs: ['no hedge', 'hedge, default budget'],
-    loads: [0.3, 0.5],
-    cancellation: ['ignore'],
-    seeds: [1],
-    calls,
-    calibration: false,
-  };
-  const path = join(suite.dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify(json));
-  return { path, json };
-}
+/** Two configurations × loads 0.3 and 0.5: four points, two per lane. */
+const writeMatrix = (name: string, calls: number) =>
+  writeTinyMatrix(suite.dir, { name, loads: [0.3, 0.5], calls });
 
 const manifestOf = (out: string) => JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
 
 describe('hedgebench run --lanes 2, everything on this machine', () => {
   it('measures two points at a time, one per lane, into the folder one lane writes', async () => {
-    const { path, json } = writeMatrix('lanes', 500);
+    const path = writeMatrix('lanes', 500);
     const out = join(suite.dir, 'run');
     const said: string[] = [];
     const run = await createRun({
@@ -70,7 +58,7 @@ describe('hedgebench run --lanes 2, everything on this machine', () => {
     expect(text).toMatch(/\[\d\/4\] .* \(lane 1\): done/);
 
     // The simulated rows are `hedgebench simulate`'s; every point has its real row and raw files.
-    const sim = await simulateMatrix(parseMatrix(json), join(suite.dir, 'sim'), { threads: 0 });
+    const sim = await simulateMatrix(await loadMatrixFile(path), join(suite.dir, 'sim'), { threads: 0 });
     const rows = parsePointsCsv(readFileSync(join(out, 'points.csv'), 'utf8'));
     expect(rows.filter((r) => r.source === 'sim')).toEqual(
       parsePointsCsv(readFileSync(sim.pointsCsvPath, 'utf8')),
@@ -87,7 +75,7 @@ describe('hedgebench run --lanes 2, everything on this machine', () => {
 
   it('resumes an interrupted run on the lanes it had', async () => {
     // Points of ~3–5 s, interrupted once both lanes are measuring.
-    const { path } = writeMatrix('lanes-resume', 1500);
+    const path = writeMatrix('lanes-resume', 1500);
     const out = join(suite.dir, 'run-resume');
     const common = { redisUrl: suite.redisUrl, cwd: suite.dir, stderr: QUIET, stdout: QUIET };
     const first = await createRun({ ...common, matrixFile: path, out, lanes: 2 });
