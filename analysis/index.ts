@@ -11,5 +11,12 @@ export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './r
 export { readRealPoint, realRowFromRaw } from './real-row.ts';
 export { analyzeRun } from './run-analysis.ts';
 export { sampleMismatches } from './sample-mismatch.ts';
+export {
+  AUTO_MARGIN,
+  chooseTimeScale,
+  type HarnessDelays,
+  harnessDelays,
+  type TimeScaleChoice,
+} from './time-scale-choice.ts';
 export { compareRunFolder } from './write-comparison.ts';
 export { writeReport } from './write-report.ts';

@@ -11,8 +11,9 @@
 // request transit (an abort is a write by the client, read by the server's event loop) without send lag.
 
 import { type ManifestPoint, rawPaths } from '../contract/index.ts';
-import { type DelayDistribution, empiricalDelay, type TransportParams } from '../model/index.ts';
+import { type DelayDistribution, empiricalDelay, type TransportParams, timeScaleOf } from '../model/index.ts';
 import { type Attribution, attribute } from './attribution.ts';
+import { attemptsInModelTime, callsInModelTime, statusInModelTime } from './model-time.ts';
 import {
   OUTCOME_CODE,
   type RawAttempts,
@@ -92,9 +93,10 @@ function fromResidence(calls: RawCalls, attempts: RawAttempts): Samples {
  */
 export function measuredTransport(runDir: string, entry: ManifestPoint): MeasuredTransport {
   const paths = rawPaths(runDir, entry.slug);
-  const calls = readCallsCsv(paths.calls);
-  const attempts = readAttemptsCsv(paths.attempts);
-  const status = readStatusJson(paths.status);
+  const k = timeScaleOf(entry);
+  const calls = callsInModelTime(readCallsCsv(paths.calls), k);
+  const attempts = attemptsInModelTime(readAttemptsCsv(paths.attempts), k);
+  const status = statusInModelTime(readStatusJson(paths.status), k);
   const a = attribute(calls, attempts, status);
   const useAttribution = a.n >= a.missing && a.n > 0;
   const s = useAttribution ? fromAttribution(a) : fromResidence(calls, attempts);

@@ -14,10 +14,11 @@ import {
   type RowContext,
   rawPaths,
 } from '../contract/index.ts';
-import { type Matrix, pointClients, replicaSetupOf, warmupCalls } from '../model/index.ts';
+import { type Matrix, pointClients, replicaSetupOf, timeScaleOf, warmupCalls } from '../model/index.ts';
 import { type Attribution, attribute } from './attribution.ts';
 import { clientFigures } from './client-figures.ts';
 import { fidelityReasons } from './fidelity.ts';
+import { attemptsInModelTime, callsInModelTime, statusInModelTime } from './model-time.ts';
 import {
   OUTCOME_CODE,
   type PointStatus,
@@ -63,8 +64,10 @@ export function hasRawCalls(runDir: string, entry: Pick<ManifestPoint, 'slug'>):
 /** Reads a real point's raw files and derives its row and sample (throws RawFileError on a bad file). */
 export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matrix): RealPoint {
   const paths = rawPaths(runDir, entry.slug);
-  const all = readCallsCsv(paths.calls);
-  const status = readStatusJson(paths.status);
+  // raw/ is in wall-clock ms; everything below is in model ms (analysis/model-time.ts).
+  const k = timeScaleOf(entry);
+  const all = callsInModelTime(readCallsCsv(paths.calls), k);
+  const status = statusInModelTime(readStatusJson(paths.status), k);
   // calls.csv holds only measured calls by contract; the warm-up filter only guards against a writer
   // that forgot it, so both readings give the same row.
   const warm = warmupCalls({ calls: entry.calls, warmupFraction: matrix.warmupFraction });
@@ -82,7 +85,9 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     workers: matrix.model.workers * R,
     dims: entry.dims,
   };
-  const attempts = existsSync(paths.attempts) ? readAttemptsCsv(paths.attempts) : null;
+  const attempts = existsSync(paths.attempts)
+    ? attemptsInModelTime(readAttemptsCsv(paths.attempts), k)
+    : null;
   if (entry.dims?.hedger === 'grpc-js' && attempts) learnAttemptsFromServer(calls, attempts);
   const builder = new RowBuilder(ctx);
   const outcomeName = ['ok', 'rejected', 'failed'] as const;

@@ -15,6 +15,7 @@ import { replicaBlocks } from './replica-report.ts';
 import type { Block } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { simNetBlocks } from './sim-net-report.ts';
+import { timeScaleBlocks } from './time-scale-report.ts';
 import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 
 /** A chart the report shows: its path relative to the run folder and its caption. */
@@ -321,6 +322,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
   const others = charts.filter((c) => c.kind !== 'agreement');
   return [
     ...headerBlocks(a),
+    ...timeScaleBlocks(a),
     ...foreignBlocks(a),
     ...claimsBlocks(a),
     { kind: 'heading', level: 2, text: 'Where simulation and measurement agree' },

@@ -3,6 +3,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoad, rawPaths } from '../contract/index.ts';
+import { timeScaleOf } from '../model/index.ts';
 import { agreementData, agreementSpec } from './agreement-chart.ts';
 import {
   attributionData,
@@ -15,6 +16,7 @@ import {
 } from './charts.ts';
 import { latencySubtitle, latencyVsLoadSpec } from './latency-chart.ts';
 import { latencyData, latencyDomain } from './latency-data.ts';
+import { callsInModelTime } from './model-time.ts';
 import { configLabel, configLabels } from './point-label.ts';
 import { readCallsCsv } from './raw-files.ts';
 import { type ChartRef, reportBlocks, reportTitle } from './report.ts';
@@ -37,7 +39,7 @@ async function collapseChart(
   p: PointAnalysis,
 ): Promise<{ ref: ChartRef; svg: string } | null> {
   if (p.realSource !== 'raw') return null;
-  const calls = readCallsCsv(rawPaths(runDir, p.entry.slug).calls);
+  const calls = callsInModelTime(readCallsCsv(rawPaths(runDir, p.entry.slug).calls), timeScaleOf(p.entry));
   const latency = latencyOverTime(calls.intendedMs, calls.latencyMs);
   const inflight = inflightOverTime(p.timeline, p.inflightTimeline);
   if (latency.length === 0 && inflight.length === 0) return null;

@@ -73,6 +73,8 @@ export interface Manifest {
   hosts: object | 'local';
   /** Lanes the run measures on (points in parallel, one per lane), when more than one. */
   lanes?: number;
+  /** What `timeScale: "auto"` chose before the points, and the harness delays it measured (wall ms). */
+  timeScaleChoice?: { k: number; reason: string; quiet: boolean; delays: Record<string, number | null> };
   /** Set at the end: 0 = every point done; 1 = some failed; 130/143 = interrupted. */
   exitCode?: number;
   points: PointEntry[];

@@ -29,6 +29,7 @@ export interface LoadgenArgs {
   'max-inflight': number;
   'max-seconds'?: number;
   'send-lag-threshold-ms': number;
+  'time-scale': number;
   'server-timing': boolean;
   'allow-any-target': boolean;
   quiet: boolean;
@@ -126,7 +127,14 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       .option('send-lag-threshold-ms', {
         type: 'number',
         default: 1,
-        describe: 'Send-lag p99 above this marks the point invalid',
+        describe:
+          'Send-lag p99 above this marks the point invalid, model ms (× --time-scale on the wall clock)',
+      })
+      .option('time-scale', {
+        type: 'number',
+        default: 1,
+        describe:
+          'Run the point k times slower: every duration of --config and --model (and the thresholds) × k, the rate ÷ k (DESIGN.md §6)',
       })
       .option('server-timing', {
         type: 'boolean',
@@ -198,6 +206,7 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       maxInflight: argv['max-inflight'],
       maxSeconds: argv['max-seconds'],
       sendLagThresholdMs: argv['send-lag-threshold-ms'],
+      timeScale: argv['time-scale'],
       serverTiming: argv['server-timing'],
       allowAnyTarget: argv['allow-any-target'],
       timer: argv.timer,

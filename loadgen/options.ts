@@ -11,12 +11,15 @@ import {
 } from '../library/index.ts';
 import {
   DEFAULT_MODEL,
+  dilateConfig,
+  dilateModel,
   type FieldLabels,
   type HedgeConfig,
   MAX_CLIENTS,
   MatrixInvalidError,
   type ModelParams,
   parseMatrix,
+  wallMs,
 } from '../model/index.ts';
 import { CLOCK_SAMPLES, CLOCK_TIMEOUT_MS, isLocalTargetHost, type SystemClock } from '../runtime/index.ts';
 import { LoadgenConfigError } from './errors.ts';
@@ -64,8 +67,13 @@ export interface LoadGeneratorOptions {
   maxInflight?: number;
   /** Cap on the point's wall time, s (default: schedule length × 3 + 30). */
   maxSeconds?: number;
-  /** Send-lag p99 above this makes the point invalid, ms (default 1). */
+  /** Send-lag p99 above this makes the point invalid, model ms (default 1; k wall-clock ms at time scale k). */
   sendLagThresholdMs?: number;
+  /**
+   * The dilated clock's factor k (model/time-scale.ts; default 1): config, model and the self-check's
+   * thresholds are given in model time, and the point runs with every duration × k and every rate ÷ k.
+   */
+  timeScale?: number;
   /** Parse the server's reply to report client overhead (default false). */
   serverTiming?: boolean;
   /** Work route of the target (default `/work`). */
@@ -138,6 +146,7 @@ const FLAG_NAMES: FieldLabels = {
   warmupFraction: '--warmup',
   model: '--model',
   transport: '--transport',
+  timeScale: '--time-scale',
 };
 
 /** Validates and completes the options; throws LoadgenConfigError naming the option and the fix. */
@@ -157,6 +166,7 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
         model: o.model,
         calibration: false,
         ...(o.transport === undefined ? {} : { transport: [o.transport] }),
+        ...(o.timeScale === undefined ? {} : { timeScale: [o.timeScale] }),
       },
       'the options',
       FLAG_NAMES,
@@ -242,17 +252,21 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
   if ((o.redisUrl !== undefined || o.redis !== undefined) && (!o.run || !o.slug)) {
     throw new LoadgenConfigError('--redis needs --run ID and --point SLUG to name the keys; give both');
   }
+  // Everything below is in wall-clock time: the point as the clock runs it.
+  const k = o.timeScale ?? 1;
   return {
     ...o,
+    config: dilateConfig(o.config, k),
+    timeScale: k,
     replicaTargets: [...replicaTargets],
     warmupFraction,
     transport: o.transport ?? 'http1',
-    model: { ...DEFAULT_MODEL, ...o.model },
+    model: dilateModel({ ...DEFAULT_MODEL, ...o.model }, k),
     client,
     clients,
     barrierTimeoutMs: o.barrierTimeoutMs ?? 30_000,
     maxInflight,
-    sendLagThresholdMs: o.sendLagThresholdMs ?? 1,
+    sendLagThresholdMs: wallMs(o.sendLagThresholdMs ?? 1, k),
     serverTiming: o.serverTiming ?? false,
     path: o.path ?? '/work',
     warmRequests: o.warmRequests ?? 2000,
@@ -261,7 +275,7 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
     warmTimeoutMs: o.warmTimeoutMs ?? 5_000,
     clockSamples: o.clockSamples ?? CLOCK_SAMPLES,
     clockTimeoutMs: o.clockTimeoutMs ?? CLOCK_TIMEOUT_MS,
-    clockDriftMs: o.clockDriftMs ?? 1,
+    clockDriftMs: wallMs(o.clockDriftMs ?? 1, k),
     statusIntervalMs: o.statusIntervalMs ?? 250,
     flushTimeoutMs: o.flushTimeoutMs ?? 30_000,
     allowAnyTarget: o.allowAnyTarget ?? false,

@@ -25,6 +25,8 @@ export interface PointDims {
   hedger?: 'grpc-js';
   /** Independent clients the point's arrivals are split across, call i → client i mod K (matrix `clients`); absent = 1. */
   clients?: number;
+  /** The dilated clock's factor k (matrix `timeScale`, model/time-scale.ts); absent = 1, the undilated clock. */
+  timeScale?: number;
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
@@ -63,6 +65,13 @@ export const DIMENSIONS = [
   },
   { field: 'hedger', column: 'hedger', tag: 'g', kind: 'string', words: (v) => `hedged by ${v}` },
   { field: 'clients', column: 'clients', tag: 'k', kind: 'number', words: (v) => `${v} clients` },
+  {
+    field: 'timeScale',
+    column: 'time_scale',
+    tag: 'x',
+    kind: 'number',
+    words: (v) => `time ×${v}`,
+  },
 ] as const satisfies readonly DimensionSpec[];
 
 /** The CSV column of a dimension. */

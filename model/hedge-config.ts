@@ -23,6 +23,10 @@ export interface AdaptiveLimitOptions {
   queueSize?: number;
   /** Aggregate samples in windows (default true); false = update on every sample. */
   windowed?: boolean;
+  /** Window length, ms (library default 1000); set by the dilated clock (model/time-scale.ts), not by a matrix. */
+  windowMs?: number;
+  /** Samples under this RTT are ignored, ms (library default 0.1); set by the dilated clock, not by a matrix. */
+  minRttMs?: number;
 }
 
 /**

@@ -36,9 +36,11 @@ export {
   type FieldLabels,
   MAX_CLIENTS,
   type Matrix,
+  type MatrixOverrides,
   modelSchema,
   overrideMatrix,
   parseMatrix,
+  timeScales,
 } from './matrix.ts';
 export { DEFAULT_MODEL, type ModelParams } from './params.ts';
 export {
@@ -64,6 +66,19 @@ export {
 } from './replicas.ts';
 export { uniform, uniformOpen } from './rng.ts';
 export { correlatedServiceTimeMs, meanServiceMs, serviceTimeMs } from './service-time.ts';
+export {
+  dilateConfig,
+  dilateModel,
+  dilatePoint,
+  dilateTransport,
+  MAX_TIME_SCALE,
+  modelMs,
+  parseTimeScale,
+  TIME_SCALE_FLAG_TEXT,
+  TIME_SCALE_LADDER,
+  timeScaleOf,
+  wallMs,
+} from './time-scale.ts';
 export {
   constantTransport,
   type DelayDistribution,

@@ -30,6 +30,7 @@ import {
   replicaVariants,
 } from './replica-dims.ts';
 import { meanServiceMs } from './service-time.ts';
+import { MAX_TIME_SCALE } from './time-scale.ts';
 
 const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
 const MAX_CALLS = 50_000_000;
@@ -37,6 +38,8 @@ const MAX_CALLS = 50_000_000;
 export const MAX_CLIENTS = 64;
 /** Longest service time the target server takes (target-server/config.ts), ms. */
 const MAX_SERVICE_MS = 60_000;
+/** Longest budget window a matrix may name, ms (the library takes longer ones: a dilated clock's). */
+const MAX_WINDOW_MS = 60_000;
 /** Names become parts of file names and Redis keys (at most 200 characters with the point's suffix). */
 const MAX_NAME = 100;
 
@@ -64,8 +67,8 @@ const hedgeSchema = z
     budgetMinHedgesPerSecond: ranged(H.budgetMinHedgesPerSecond, 'must be ≥ 0').optional(),
     budgetWindowMs: z
       .number({ invalid_type_error: 'must be a number (budget window in ms, e.g. 10000)' })
-      .min(H.budgetWindowMs.min, `must be in ${H.budgetWindowMs.min}..${H.budgetWindowMs.max} ms`)
-      .max(H.budgetWindowMs.max, `must be in ${H.budgetWindowMs.min}..${H.budgetWindowMs.max} ms`)
+      .min(H.budgetWindowMs.min, `must be in ${H.budgetWindowMs.min}..${MAX_WINDOW_MS} ms`)
+      .max(MAX_WINDOW_MS, `must be in ${H.budgetWindowMs.min}..${MAX_WINDOW_MS} ms`)
       .optional(),
   })
   .strict();
@@ -194,6 +197,26 @@ export const matrixSchema = z
       )
       .min(1, 'must list at least one client count, e.g. [1, 4], or be left out')
       .optional(),
+    timeScale: z
+      .union(
+        [
+          z.literal('auto'),
+          z
+            .array(
+              z
+                .number({ invalid_type_error: 'must be a number (a time scale k ≥ 1, e.g. 5)' })
+                .min(1, 'must be ≥ 1 (1 = the real clock undilated; 5 = every duration × 5)')
+                .max(MAX_TIME_SCALE, `must be ≤ ${MAX_TIME_SCALE}`),
+            )
+            .min(1, 'must list at least one time scale, e.g. [1, 5], or be "auto" or left out'),
+        ],
+        {
+          errorMap: () => ({
+            message: `must be a list of time scales (each in 1..${MAX_TIME_SCALE}, e.g. [5]) or "auto"`,
+          }),
+        },
+      )
+      .optional(),
     cancellation: z
       .array(
         z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
@@ -224,6 +247,7 @@ export const matrixSchema = z
         holdOvershootP99Ms: positive('hold overshoot p99 in ms, e.g. 1').optional(),
         transitP99Ms: positive('request + response transit p99 in ms, e.g. 2').optional(),
         responseDelayP99Ms: positive('target response delay p99 in ms, e.g. 5').optional(),
+        sendLagP99Ms: positive("the load generator's send-lag p99 in ms, e.g. 1").optional(),
       })
       .strict()
       .optional(),
@@ -252,6 +276,11 @@ export interface Matrix extends ReplicaFields {
   transport?: Transport[];
   /** Client counts to sweep: each point's arrivals split across K independent clients; absent = 1. */
   clients?: number[];
+  /**
+   * Time scales to sweep (DESIGN.md §6, model/time-scale.ts): each point runs with every duration × k and
+   * every rate ÷ k; absent = [1]. "auto" = the run picks k from this machine's measured harness delays.
+   */
+  timeScale?: number[] | 'auto';
   cancellation: Cancellation[];
   seeds: number[];
   calls: number;
@@ -275,6 +304,8 @@ export interface FidelityThresholds {
   transitP99Ms: number;
   /** Target response delay p99: worker released → response written, the wait for the event loop. */
   responseDelayP99Ms: number;
+  /** The load generator's send-lag p99: when a call's request was written − when it was due. */
+  sendLagP99Ms: number;
 }
 
 /** The goals the harness is held to; bench/RESULTS.md says how close a machine gets. */
@@ -282,6 +313,7 @@ export const FIDELITY_DEFAULTS: Readonly<FidelityThresholds> = Object.freeze({
   holdOvershootP99Ms: 1,
   transitP99Ms: 2,
   responseDelayP99Ms: 5,
+  sendLagP99Ms: 1,
 });
 
 /** Default calibration: `no hedge` at load 0.1 for 1000 calls. */
@@ -341,6 +373,16 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...duplicates((m.clients ?? []).map(String)).map(
       (k) => `clients: ${k} appears twice; list each client count once`,
     ),
+    ...(Array.isArray(m.timeScale)
+      ? duplicates(m.timeScale.map(String)).map(
+          (k) => `timeScale: ${k} appears twice; list each time scale once`,
+        )
+      : []),
+    ...(m.timeScale === 'auto' && m.calibration === false
+      ? [
+          'timeScale: "auto" measures this machine\'s harness delays at the calibration point, and calibration is false; give a calibration point (or leave it out for the default) or a time scale, e.g. [5]',
+        ]
+      : []),
     ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
     ...replicaFieldIssues(m),
@@ -371,6 +413,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...pickReplicaFields(m),
     ...(m.transport === undefined ? {} : { transport: [...m.transport] }),
     ...(m.clients === undefined ? {} : { clients: [...m.clients] }),
+    ...(m.timeScale === undefined ? {} : { timeScale: m.timeScale === 'auto' ? 'auto' : [...m.timeScale] }),
     cancellation: [...m.cancellation],
     seeds: [...m.seeds],
     calls: m.calls,
@@ -389,23 +432,28 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
  */
 export function expandMatrix(m: Matrix): Point[] {
   const out: Point[] = [];
-  for (const seed of m.seeds) {
-    for (const cancellation of m.cancellation) {
-      for (const config of m.configs) {
-        const variants = delayVariants(config, m.delaysMs).flatMap((v) => transportVariants(v, m.transport));
-        for (const { config: c, dims: base } of variants) {
-          for (const dims of replicaVariants(c, base, m).flatMap((d) => clientVariants(d, m.clients))) {
-            for (const load of m.loads) {
-              out.push({
-                config: c,
-                load,
-                cancellation,
-                seed,
-                calls: m.calls,
-                warmupFraction: m.warmupFraction,
-                model: m.model,
-                ...(dims === undefined ? {} : { dims }),
-              });
+  for (const k of timeScales(m)) {
+    for (const seed of m.seeds) {
+      for (const cancellation of m.cancellation) {
+        for (const config of m.configs) {
+          const variants = delayVariants(config, m.delaysMs).flatMap((v) =>
+            transportVariants(v, m.transport),
+          );
+          for (const { config: c, dims: base } of variants) {
+            for (const dims of replicaVariants(c, base, m).flatMap((d) => clientVariants(d, m.clients))) {
+              for (const load of m.loads) {
+                const all = withTimeScale(dims, k);
+                out.push({
+                  config: c,
+                  load,
+                  cancellation,
+                  seed,
+                  calls: m.calls,
+                  warmupFraction: m.warmupFraction,
+                  model: m.model,
+                  ...(all === undefined ? {} : { dims: all }),
+                });
+              }
             }
           }
         }
@@ -413,6 +461,19 @@ export function expandMatrix(m: Matrix): Point[] {
     }
   }
   return out;
+}
+
+/**
+ * The time scales a matrix's points run at: its list, or [1] when it has none. An unresolved "auto" expands
+ * as 1 (the simulator's answer in model time does not depend on k); `hedgebench run` resolves it first.
+ */
+export function timeScales(m: Pick<Matrix, 'timeScale'>): number[] {
+  return Array.isArray(m.timeScale) ? m.timeScale : [1];
+}
+
+// The time scale is the last of a point's dimensions; k = 1 is the default and adds nothing.
+function withTimeScale(dims: PointDims | undefined, k: number): PointDims | undefined {
+  return k === 1 ? dims : { ...dims, timeScale: k };
 }
 
 // A delay sweep replaces a hedged configuration's delay; an unhedged one has no delay and runs once.
@@ -468,18 +529,34 @@ export function calibrationPoint(m: Matrix): Point | null {
     calls: m.calibration.calls,
     warmupFraction: m.warmupFraction,
     model: m.model,
-    // Over the first transport: the harness overhead it measures is that transport's.
-    ...(m.transport?.[0] === 'grpc' ? { dims: { transport: 'grpc' as const } } : {}),
+    // Over the first transport and at the first time scale: the harness overhead it measures is theirs.
+    ...calibrationDims(m),
   };
   const key = pointKey(p);
   return expandMatrix(m).some((q) => pointKey(q) === key) ? null : p;
 }
 
-/** Replaces the calls and/or seeds of a matrix (the CLI's --calls / --seed). */
-export function overrideMatrix(m: Matrix, o: { calls?: number; seed?: number }): Matrix {
+function calibrationDims(m: Matrix): { dims?: PointDims } {
+  const dims = withTimeScale(
+    m.transport?.[0] === 'grpc' ? { transport: 'grpc' } : undefined,
+    timeScales(m)[0],
+  );
+  return dims === undefined ? {} : { dims };
+}
+
+/** What the command line may override in a matrix (--calls, --seed, --time-scale). */
+export interface MatrixOverrides {
+  calls?: number;
+  seed?: number;
+  timeScale?: number | 'auto';
+}
+
+/** Replaces the calls, seeds and/or time scale of a matrix (the CLI's --calls / --seed / --time-scale). */
+export function overrideMatrix(m: Matrix, o: MatrixOverrides): Matrix {
   const spec = { ...m, description: m.description, calibration: m.calibration };
   if (o.calls !== undefined) spec.calls = o.calls;
   if (o.seed !== undefined) spec.seeds = [o.seed];
+  if (o.timeScale !== undefined) spec.timeScale = o.timeScale === 'auto' ? 'auto' : [o.timeScale];
   return parseMatrix(spec, 'matrix with command-line overrides');
 }
 

@@ -1,7 +1,7 @@
 // The load generator as an agent: one process per point — or K of them for a point with `clients: K`,
 // each sending its share of the calls — started on the load-generator host.
 import { availableParallelism } from 'node:os';
-import { type Point, replicaSetupOf } from '../model/index.ts';
+import { FIDELITY_DEFAULTS, type Point, replicaSetupOf, timeScaleOf } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
@@ -24,6 +24,8 @@ export interface LoadgenArgs {
   slug: string;
   /** Wall-time cap of the point (the generator stops early and marks the point collapsed). */
   maxSeconds: number;
+  /** The send-lag p99 limit of the generator's self-check, model ms; absent = the generator's default (1). */
+  sendLagThresholdMs?: number;
   /** This process is client `client` of `clients` (default 0 of 1: the point's only load generator). */
   client?: number;
   clients?: number;
@@ -94,11 +96,19 @@ export async function loadgenLauncher(host: Host, local: boolean): Promise<Loadg
 
 /**
  * How one of a point's `clients` load generators is launched: at real-time priority only while they leave
- * the machine a core — K generators polling under SCHED_FIFO on K cores would starve the target and Redis.
- * A remote host's launcher is empty already.
+ * the machine a core — K generators polling under SCHED_FIFO on K cores would starve the target and Redis —
+ * and only on the undilated clock. At time scale k > 1 a send may be k times later in wall-clock ms, which
+ * a normal-priority generator waiting on its timer thread (no polling) keeps; lanes then do not starve each
+ * other's targets (DESIGN.md §6). A remote host's launcher is empty already.
  */
-export function launcherFor(deployed: Deployed, clients: number, cores = availableParallelism()): Deployed {
-  if (clients > 1 && clients >= cores && (deployed.launcher?.length ?? 0) > 0) {
+export function launcherFor(
+  deployed: Deployed,
+  clients: number,
+  timeScale = 1,
+  cores = availableParallelism(),
+): Deployed {
+  const crowded = clients > 1 && clients >= cores;
+  if ((crowded || timeScale > 1) && (deployed.launcher?.length ?? 0) > 0) {
     return { ...deployed, launcher: [] };
   }
   return deployed;
@@ -138,6 +148,11 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
     String(Math.ceil(a.maxSeconds)),
     // Progress reaches the orchestrator through Redis; the log keeps only what went wrong.
     '--quiet',
+    ...(a.sendLagThresholdMs === undefined || a.sendLagThresholdMs === FIDELITY_DEFAULTS.sendLagP99Ms
+      ? []
+      : ['--send-lag-threshold-ms', String(a.sendLagThresholdMs)]),
+    // A dilated point needs no polling: the timer thread's wake-up latency is a fraction of a model-ms.
+    ...(timeScaleOf(p) === 1 ? [] : ['--time-scale', String(timeScaleOf(p)), '--timer', 'thread']),
     ...(p.dims?.transport === 'grpc' ? ['--transport', 'grpc', '--grpc-target', a.grpcTarget ?? ''] : []),
     ...(replicas.length > 0
       ? [

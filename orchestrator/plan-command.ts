@@ -1,10 +1,11 @@
 // `hedgebench run --plan`: the plan of a new run and its estimate, printed; nothing is started or written.
 
 import { resolve } from 'node:path';
+import { overrideMatrix, TIME_SCALE_LADDER } from '../model/index.ts';
 import { loadHostsFile } from './hosts/index.ts';
 import { laneCountOf } from './lanes.ts';
 import { defaultMatrixPath } from './paths.ts';
-import { estimatePlan, formatPlan, loadMatrixFile, planPoints } from './plan.ts';
+import { estimatePlan, formatDuration, formatPlan, loadMatrixFile, planPoints } from './plan.ts';
 import { replicaPlanNotes } from './replica-check.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied, on its lanes. */
@@ -12,13 +13,14 @@ export async function printPlan(o: {
   matrixFile?: string;
   calls?: number;
   seed?: number;
+  timeScale?: number | 'auto';
   /** `--lanes`, or the hosts file whose `lanes` the run would use. */
   lanes?: number;
   hostsFile?: string;
   json: boolean;
 }): Promise<void> {
   const file = resolve(o.matrixFile ?? defaultMatrixPath());
-  const matrix = await loadMatrixFile(file, { calls: o.calls, seed: o.seed });
+  const matrix = await loadMatrixFile(file, { calls: o.calls, seed: o.seed, timeScale: o.timeScale });
   const hostsFile = o.hostsFile === undefined ? undefined : await loadHostsFile(resolve(o.hostsFile));
   const lanes = laneCountOf({
     option: o.lanes,
@@ -27,6 +29,16 @@ export async function printPlan(o: {
     foreign: matrix.target !== undefined,
   });
   const estimate = estimatePlan(planPoints(matrix), lanes);
+  // "auto" is chosen by a measurement at the start of the run: give the estimate at each k it may choose.
+  if (matrix.timeScale === 'auto') {
+    const at = TIME_SCALE_LADDER.map(
+      (k) =>
+        `${k}: ${formatDuration(estimatePlan(planPoints(overrideMatrix(matrix, { timeScale: k })), lanes).wallMs)}`,
+    );
+    process.stderr.write(
+      `hedgebench: time scale auto: the run measures one undilated calibration point first and takes the smallest k of ${TIME_SCALE_LADDER.join(', ')} at which this machine's harness delays fit the fidelity thresholds; the estimate below is at k = 1, and at each k: ${at.join(', ')}\n`,
+    );
+  }
   // Settings that change nothing are allowed; the plan says so, as the run does (stderr: stdout is the plan).
   for (const note of replicaPlanNotes(matrix)) process.stderr.write(`hedgebench: ${note}\n`);
   if (o.json) {

@@ -5,10 +5,13 @@ import { type PointEntry, pointKey, pointSlug } from '../contract/index.ts';
 import {
   arrivalRatePerMs,
   calibrationPoint,
+  dilatePoint,
   expandMatrix,
   type Matrix,
   MatrixInvalidError,
+  type MatrixOverrides,
   type Point,
+  timeScaleOf,
   warmupCalls,
 } from '../model/index.ts';
 import { readMatrixFile } from '../simulator/index.ts';
@@ -27,10 +30,7 @@ export interface PlannedPoint {
 }
 
 /** Reads and validates a matrix file, then applies --calls / --seed (the simulator's reader: one set of errors). */
-export async function loadMatrixFile(
-  path: string,
-  o: { calls?: number; seed?: number } = {},
-): Promise<Matrix> {
+export async function loadMatrixFile(path: string, o: MatrixOverrides = {}): Promise<Matrix> {
   return readMatrixFile(path, o);
 }
 
@@ -47,7 +47,8 @@ export function planPoints(m: Matrix): PlannedPoint[] {
     key: pointKey(p),
     slug: pointSlug(p),
     calibration,
-    expectedMs: p.calls / arrivalRatePerMs(p.load, p.model, p.dims?.replicas ?? 1),
+    // Wall-clock time: a dilated point's schedule lasts k times longer.
+    expectedMs: p.calls / arrivalRatePerMs(p.load, dilatePoint(p).model, p.dims?.replicas ?? 1),
   }));
   // Slugs name files and Redis keys: two names that differ only in punctuation would overwrite each other.
   const bySlug = new Map<string, string>();
@@ -124,6 +125,8 @@ export interface PlanEstimate {
   marginBytes: number;
   /** Percentiles the calls cannot bound (each a sentence with the fix). */
   warnings: string[];
+  /** The time scales of the points, when some point is dilated (model/time-scale.ts). */
+  timeScales?: number[];
 }
 
 /**
@@ -160,7 +163,37 @@ export function estimatePlan(plan: readonly PlannedPoint[], lanes = 1): PlanEsti
       `${short.length} of ${plan.length} points measure too few calls to bound p${pct}: ${points[plan.indexOf(pp)].measured} measured (${pp.point.calls} calls, ${Math.round(wf * 100)} % warm-up) where its 95 % interval needs at least ${need} successful calls, so those intervals stay open above; raise ${pp.calibration ? 'calibration.calls' : 'calls'} to at least ${fix}`,
     );
   }
-  return { points, wallMs, ...(lanes > 1 ? { lanes } : {}), diskBytes, marginBytes: MARGIN_BYTES, warnings };
+  const scales = planTimeScales(plan);
+  return {
+    points,
+    wallMs,
+    ...(lanes > 1 ? { lanes } : {}),
+    diskBytes,
+    marginBytes: MARGIN_BYTES,
+    warnings,
+    ...(scales.some((k) => k !== 1) ? { timeScales: scales } : {}),
+  };
+}
+
+/** The distinct time scales of a plan's points, smallest first. */
+export function planTimeScales(plan: readonly PlannedPoint[]): number[] {
+  return [...new Set(plan.map((pp) => timeScaleOf(pp.point)))].sort((a, b) => a - b);
+}
+
+/**
+ * What a dilated plan costs, in words for the run's first line and the plan (empty when undilated): the
+ * time scales, and the longest point's schedule when it runs past an hour.
+ */
+export function dilationWords(plan: readonly PlannedPoint[]): string {
+  const scales = planTimeScales(plan);
+  if (scales.every((k) => k === 1)) return '';
+  const longest = Math.max(...plan.map((pp) => pp.expectedMs));
+  const total = plan.reduce((ms, pp) => ms + pp.expectedMs, 0);
+  const hours =
+    longest >= 3_600_000
+      ? `; its longest point lasts ${formatDuration(longest)} — lower the time scale or the calls to shorten it`
+      : '';
+  return `time scale ${scales.join(', ')} (every duration × k, every rate ÷ k; results in model ms): ${formatDuration(total)} of schedules on the wall clock${hours}`;
 }
 
 /** `run --plan`'s text: one line per point, then the totals and the warnings. */
@@ -171,16 +204,22 @@ export function formatPlan(name: string, e: PlanEstimate): string {
     `  #  ${'point'.padEnd(width)}  ${'calls'.padStart(7)}  ${'measured'.padStart(8)}  schedule`,
     ...e.points.map(
       (p, i) =>
-        `${String(i + 1).padStart(3)}  ${(p.calibration ? `${p.key} (calibration)` : p.key).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${duration(p.expectedMs)}`,
+        `${String(i + 1).padStart(3)}  ${(p.calibration ? `${p.key} (calibration)` : p.key).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${formatDuration(p.expectedMs)}`,
     ),
-    `estimated wall time: about ${duration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${duration(POINT_OVERHEAD_MS)} a point to start, drain and score, and ${duration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
+    `estimated wall time: about ${formatDuration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${formatDuration(POINT_OVERHEAD_MS)} a point to start, drain and score, and ${formatDuration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
+    ...(e.timeScales
+      ? [
+          `dilated: time scale ${e.timeScales.join(', ')}: every duration × k and every rate ÷ k, so each schedule lasts k times its undilated length; results in model ms`,
+        ]
+      : []),
     `estimated disk: about ${mib(e.diskBytes)} of raw data (${BYTES_PER_CALL} bytes a call); the run asks for that plus ${mib(e.marginBytes)} free`,
     ...e.warnings.map((w) => `warning: ${w}`),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-function duration(ms: number): string {
+/** A wall time in words: `4.2 s`, `37 s`, `5m02s`, `1h05m`. */
+export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${s} s`;
   const m = Math.floor(s / 60);

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rawFilesAt, rawPaths, redisKeys } from '../contract/index.ts';
-import { pointClients } from '../model/index.ts';
+import { pointClients, timeScaleOf } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { Deployed } from './deploy.ts';
 import { type DrainResult, drainPoint, pointHasKeys } from './drain.ts';
@@ -59,6 +59,8 @@ export interface PointDeps {
   loadgens: readonly Deployed[];
   registry: AgentRegistry;
   timing: PointTiming;
+  /** The load generator's self-check limit on its send-lag p99, model ms (the matrix's `fidelity.sendLagP99Ms`). */
+  sendLagThresholdMs: number;
   signal: AbortSignal;
   /** Progress of the running point (called on every status poll). */
   onStatus: (s: StatusSnapshot, elapsedMs: number) => void;
@@ -115,7 +117,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
         await startLoadgen(
           host,
           {
-            deployed: launcherFor(d.loadgens[g]!, onHost),
+            deployed: launcherFor(d.loadgens[g]!, onHost, timeScaleOf(p)),
             targetUrl,
             replicaTargets,
             ...(grpc === null ? {} : { grpcTarget: grpc }),
@@ -128,6 +130,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
             run: d.run,
             slug: pp.slug,
             maxSeconds: capMs / 1000,
+            sendLagThresholdMs: d.sendLagThresholdMs,
             ...(K === 1 ? {} : { client, clients: K }),
           },
           d.registry,

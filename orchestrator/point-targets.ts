@@ -2,7 +2,7 @@
 // prepared with their replica index, watched, finished and checked together. With one replica every figure
 // is that target's own, exactly as before replicas existed.
 
-import { type Point, type ReplicaSetup, replicaSetupOf } from '../model/index.ts';
+import { type Point, type ReplicaSetup, replicaSetupOf, timeScaleOf } from '../model/index.ts';
 import { TargetControlError } from './errors.ts';
 import type { TargetAgent } from './target-agent.ts';
 
@@ -69,6 +69,7 @@ export class PointTargets {
           replicas: s.replicas,
           correlation: s.correlation,
           slowReplica: s.slowReplica,
+          timeScale: timeScaleOf(p),
         }),
       ),
     );

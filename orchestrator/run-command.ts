@@ -2,6 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { gateError, parseFailOn } from '../analysis/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
+import { parseTimeScale, TIME_SCALE_FLAG_TEXT } from '../model/index.ts';
 import { reportFatal, wholeNumberOption } from '../runtime/index.ts';
 import { RunOptionError } from './errors.ts';
 import { printPlan } from './plan-command.ts';
@@ -22,12 +23,21 @@ interface RunArgs {
   plan?: boolean;
   lease?: string;
   lanes?: string;
+  'time-scale'?: string;
   'allow-any-target'?: boolean;
 }
 
 /** A whole-number option (the error echoes what was typed, e.g. `abc`). */
 const option = (name: string, raw: string | undefined, min: number, what: string) =>
   wholeNumberOption(name, raw, min, what, (m) => new RunOptionError(m));
+
+/** `--time-scale K|auto`, or undefined when absent. */
+function timeScaleOption(raw: string | undefined): number | 'auto' | undefined {
+  if (raw === undefined) return undefined;
+  const k = parseTimeScale(raw);
+  if (k === null) throw new RunOptionError(`--time-scale must be ${TIME_SCALE_FLAG_TEXT}, got ${raw}`);
+  return k;
+}
 
 /** yargs module of `hedgebench run`. */
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -50,6 +60,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: "calls per point, warm-up included (overrides the matrix's)",
       })
       .option('seed', { type: 'string', describe: "run this one seed instead of the matrix's seeds" })
+      .option('time-scale', {
+        type: 'string',
+        describe:
+          "run every point k times slower (every duration × k, every rate ÷ k; results in model ms), or auto: the smallest k at which this machine's measured harness delays fall under the fidelity thresholds (overrides the matrix's timeScale)",
+      })
       .option('out', {
         type: 'string',
         describe: 'a new run folder (default: results/<yyyymmdd-hhmmss>-<matrix name>)',
@@ -124,11 +139,20 @@ async function runHandler(a: RunArgs): Promise<void> {
   const failOn = parseFailOn(a['fail-on']);
   const lease = option('lease', a.lease, 0, "the agents' lease in whole seconds, 3–3600");
   const lanes = option('lanes', a.lanes, 1, 'lanes, points measured in parallel');
+  const timeScale = timeScaleOption(a['time-scale']);
   if (a.plan) {
     if (a.resume !== undefined) {
       throw new RunOptionError('--plan plans a new run from a matrix; drop --resume (or drop --plan)');
     }
-    await printPlan({ matrixFile: a.matrix, calls, seed, lanes, hostsFile: a.hosts, json: a.json === true });
+    await printPlan({
+      matrixFile: a.matrix,
+      calls,
+      seed,
+      timeScale,
+      lanes,
+      hostsFile: a.hosts,
+      json: a.json === true,
+    });
     return;
   }
   const run = await createRun({
@@ -137,6 +161,7 @@ async function runHandler(a: RunArgs): Promise<void> {
     lanes,
     calls,
     seed,
+    timeScale,
     out: a.out,
     resume: a.resume,
     redisUrl: a.redis,

@@ -18,6 +18,8 @@ export interface RunOptions {
   calls?: number;
   /** One seed instead of the matrix's seeds. */
   seed?: number;
+  /** The time scale instead of the matrix's (`--time-scale`; model/time-scale.ts). */
+  timeScale?: number | 'auto';
   /** Run folder (default results/<yyyymmdd-hhmmss>-<matrix name>). */
   out?: string;
   /** Continue the run in this folder: skip done points, re-run pending ones. */

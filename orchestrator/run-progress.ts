@@ -1,5 +1,6 @@
 // Turns the running points' status polls into progress lines with ETAs for each point and the whole run
 // (one point at a time, or one per lane in parallel).
+import { modelMs, timeScaleOf } from '../model/index.ts';
 import type { PlannedPoint } from './plan.ts';
 import type { StatusSnapshot } from './point-watch.ts';
 import type { ProgressReporter } from './progress.ts';
@@ -57,6 +58,9 @@ export class RunProgress {
     // What no lane has started yet, shared by the lanes, after this point.
     const rest =
       this.points.slice(this.started).reduce((t, p) => t + p.expectedMs + overhead, 0) / this.lanes;
+    // The generator reports wall-clock ms; the line speaks model ms, as the results do.
+    const k = timeScaleOf(pp.point);
+    const model = (v: number | null) => (v === null ? null : modelMs(v, k));
     this.reporter.update({
       ...(this.lanes > 1 ? { lane } : {}),
       point: cur.position,
@@ -65,8 +69,8 @@ export class RunProgress {
       calls: pp.point.calls,
       completed: num(s.completed) ?? 0,
       inflight: num(s.inflight),
-      p99Ms: num(s.p99_ms),
-      sendLagP99Ms: num(s.send_lag_p99_ms),
+      p99Ms: model(num(s.p99_ms)),
+      sendLagP99Ms: model(num(s.send_lag_p99_ms)),
       etaPointMs,
       etaRunMs: etaPointMs + rest,
     });

@@ -3,11 +3,13 @@
 
 import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
+import type { TimeScaleChoice } from '../analysis/index.ts';
 import { type ClientFigures, type Manifest, type PointRow, rowKey } from '../contract/index.ts';
 import { EXIT_CODES } from '../library/index.ts';
-import { type Matrix, parseMatrix, replicaSetupOf } from '../model/index.ts';
+import { type Matrix, overrideMatrix, parseMatrix, replicaSetupOf } from '../model/index.ts';
 import { Agents, type AgentsOptions } from './agents.ts';
 import { type FinishedAnalysis, finishAnalysis, realRow } from './analysis-bridge.ts';
+import { measureTimeScale } from './auto-time-scale.ts';
 import { ResultsFolderError, ResumeError, RunOptionError } from './errors.ts';
 import { checkForeignTarget, foreignLoad, foreignTrafficLine } from './foreign-target.ts';
 import { type HostsFile, loadHostsFile } from './hosts/index.ts';
@@ -16,7 +18,7 @@ import { checkLeaseSeconds } from './lease.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
 import { checkNewRunFolder } from './out-guard.ts';
 import { defaultMatrixPath, defaultRunDir } from './paths.ts';
-import { loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
+import { dilationWords, loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
 import { DEFAULT_POINT_TIMING, measurePoint, type PointTiming } from './point-runner.ts';
 import { ProgressReporter } from './progress.ts';
 import { checkReplicasRunnable, replicaPlanNotes } from './replica-check.ts';
@@ -47,11 +49,15 @@ export async function createRun(o: RunOptions): Promise<Run> {
   let manifest: Manifest | null = null;
   let matrixFile: string | null = null;
   let hostsPath = o.hostsFile === undefined ? undefined : resolve(cwd, o.hostsFile);
+  let timeScaleChoice: TimeScaleChoice | undefined;
   if (o.resume !== undefined) {
-    const clash = (['matrixFile', 'calls', 'seed', 'out'] as const).filter((k) => o[k] !== undefined);
+    const clash = (['matrixFile', 'calls', 'seed', 'timeScale', 'out'] as const).filter(
+      (k) => o[k] !== undefined,
+    );
     if (clash.length > 0) {
+      const flag = { matrixFile: 'matrix', timeScale: 'time-scale' } as Record<string, string>;
       throw new RunOptionError(
-        `--resume continues a run exactly as it was planned; drop ${clash.map((k) => `--${k === 'matrixFile' ? 'matrix' : k}`).join(', ')}`,
+        `--resume continues a run exactly as it was planned; drop ${clash.map((k) => `--${flag[k] ?? k}`).join(', ')}`,
       );
     }
     folder = new RunFolder(resolve(cwd, o.resume));
@@ -72,7 +78,13 @@ export async function createRun(o: RunOptions): Promise<Run> {
       );
     }
     matrixFile = resolve(cwd, o.matrixFile ?? defaultMatrixPath(cwd));
-    matrix = await loadMatrixFile(matrixFile, { calls: o.calls, seed: o.seed });
+    matrix = await loadMatrixFile(matrixFile, { calls: o.calls, seed: o.seed, timeScale: o.timeScale });
+    if (matrix.timeScale === 'auto') {
+      if (o.out !== undefined) checkNewRunFolder(new RunFolder(resolve(cwd, o.out)));
+      timeScaleChoice = await measureTimeScale(matrix, o, cwd, createRun);
+      (o.stderr ?? process.stderr).write(`hedgebench: ${timeScaleChoice.reason}\n`);
+      matrix = overrideMatrix(matrix, { timeScale: timeScaleChoice.k });
+    }
     folder = new RunFolder(
       o.out === undefined ? defaultRunDir(matrix.name, new Date(), cwd) : resolve(cwd, o.out),
     );
@@ -116,6 +128,7 @@ export async function createRun(o: RunOptions): Promise<Run> {
     { matrixFile, hostsFile: hostsPath ?? null },
     hostsFile,
     lanes,
+    timeScaleChoice,
   );
 }
 
@@ -136,6 +149,7 @@ class RunImpl implements Run {
     private readonly sources: Manifest['sources'],
     private readonly hostsFile: HostsFile | undefined,
     private readonly lanes: number,
+    private readonly timeScaleChoice: TimeScaleChoice | undefined,
   ) {
     this.runDir = folder.dir;
     this.reporter = new ProgressReporter(o.stderr ?? process.stderr);
@@ -202,6 +216,8 @@ class RunImpl implements Run {
           `hedgebench: note: the ${this.lanes} lanes share this machine's ${availableParallelism()} cores: points measured at the same time take CPU from each other, and their timing shows it (lanes on machines of their own do not)`,
         );
       }
+      const dilation = dilationWords(this.plan);
+      if (dilation !== '') this.say(`hedgebench: ${dilation}`);
       for (const note of replicaPlanNotes(this.matrix)) this.say(`hedgebench: ${note}`);
       // Every lane opens its hosts and deploys, all at once: an unreachable host fails here, before
       // anything starts. Then Redis, then each lane's targets.
@@ -388,6 +404,7 @@ class RunImpl implements Run {
       loadgenHosts: lane.hosts.loadgens,
       foreign: this.matrix.target ? foreignLoad(this.matrix.target, this.o.allowAnyTarget === true) : null,
       timing: this.timing,
+      sendLagThresholdMs: this.matrix.fidelity.sendLagP99Ms,
       signal: this.abort.signal,
       onStatus: (s, ms) => progress.status(s, ms, lane.index),
       note: (text) => {
@@ -450,6 +467,16 @@ class RunImpl implements Run {
       sources: this.sources,
       hosts: this.hostsFile ? {} : 'local',
       points: this.plan.map(pendingEntry),
+      ...(this.timeScaleChoice === undefined
+        ? {}
+        : {
+            timeScaleChoice: {
+              k: this.timeScaleChoice.k,
+              reason: this.timeScaleChoice.reason,
+              quiet: this.timeScaleChoice.quiet,
+              delays: { ...this.timeScaleChoice.delays },
+            },
+          }),
     };
   }
 }

@@ -17,6 +17,8 @@ export interface TargetConfig {
   correlation: number;
   /** Factor on replica 0's service times (1 = no slow replica). */
   slowReplica: number;
+  /** The dilated clock's factor (model/time-scale.ts); the model above is in model time. */
+  timeScale: number;
 }
 
 /** A client of one target server. The token travels only in the Authorization header. */

@@ -2,7 +2,7 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { replicaNotes } from '../model/index.ts';
+import { parseTimeScale, replicaNotes, TIME_SCALE_FLAG_TEXT } from '../model/index.ts';
 import { wholeNumberOption } from '../runtime/index.ts';
 import { SimOptionError } from './errors.ts';
 import { defaultMatrixPath, readMatrixFile } from './matrix-file.ts';
@@ -15,6 +15,7 @@ interface SimulateArgs {
   seed?: string;
   out?: string;
   threads?: string;
+  'time-scale'?: string;
 }
 
 /** results/<yyyymmdd-hhmmss>-sim-<matrix name> under cwd. */
@@ -27,6 +28,14 @@ function defaultOut(name: string, now = new Date()): string {
 /** A whole-number option (the error echoes what was typed, e.g. `abc`). */
 const option = (name: string, raw: string | undefined, min: number, what: string) =>
   wholeNumberOption(name, raw, min, what, (m) => new SimOptionError(m));
+
+/** `--time-scale K|auto`, or undefined when absent. */
+function timeScaleOption(raw: string | undefined): number | 'auto' | undefined {
+  if (raw === undefined) return undefined;
+  const k = parseTimeScale(raw);
+  if (k === null) throw new SimOptionError(`--time-scale must be ${TIME_SCALE_FLAG_TEXT}, got ${raw}`);
+  return k;
+}
 
 /** yargs module of `hedgebench simulate`. */
 export const simulateCommand: CommandModule<object, SimulateArgs> = {
@@ -41,6 +50,11 @@ export const simulateCommand: CommandModule<object, SimulateArgs> = {
       })
       .option('calls', { type: 'string', describe: 'calls per point (overrides the matrix)' })
       .option('seed', { type: 'string', describe: 'run only this seed (overrides the matrix seeds)' })
+      .option('time-scale', {
+        type: 'string',
+        describe:
+          'run every point k times slower (every duration × k, every rate ÷ k; results in model ms), overriding the matrix; auto simulates at 1',
+      })
       .option('out', {
         type: 'string',
         describe: 'a new output folder (default results/<time>-sim-<matrix>); never a run folder',
@@ -56,7 +70,8 @@ export const simulateCommand: CommandModule<object, SimulateArgs> = {
     const calls = option('calls', argv.calls, 10, 'calls per point, warm-up included');
     const seed = option('seed', argv.seed, 0, 'the seed to simulate');
     const threads = option('threads', argv.threads, 0, 'worker threads; 0 = this thread');
-    const m = readMatrixFile(argv.matrix ?? defaultMatrixPath(), { calls, seed });
+    const timeScale = timeScaleOption(argv['time-scale']);
+    const m = readMatrixFile(argv.matrix ?? defaultMatrixPath(), { calls, seed, timeScale });
     const out = argv.out === undefined ? defaultOut(m.name) : resolve(argv.out);
     prepareSimOut(out);
     for (const note of replicaNotes(m)) process.stderr.write(`note: ${note}\n`);

@@ -2,7 +2,14 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type Matrix, MatrixInvalidError, modelSchema, overrideMatrix, parseMatrix } from '../model/index.ts';
+import {
+  type Matrix,
+  MatrixInvalidError,
+  type MatrixOverrides,
+  modelSchema,
+  overrideMatrix,
+  parseMatrix,
+} from '../model/index.ts';
 import { packageRoot } from './matrix-runner.ts';
 
 /** The matrix used without --matrix (by `run` and `simulate`): experiments/quick.json, in cwd first, then the package. */
@@ -12,7 +19,7 @@ export function defaultMatrixPath(cwd = process.cwd()): string {
 }
 
 /** Reads, validates and applies --calls / --seed overrides. */
-export function readMatrixFile(path: string, o: { calls?: number; seed?: number } = {}): Matrix {
+export function readMatrixFile(path: string, o: MatrixOverrides = {}): Matrix {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -35,7 +42,9 @@ export function readMatrixFile(path: string, o: { calls?: number; seed?: number 
     );
   }
   const m = parseMatrix(withModelFile(json, path), `matrix file ${path}`);
-  return o.calls === undefined && o.seed === undefined ? m : overrideMatrix(m, o);
+  return o.calls === undefined && o.seed === undefined && o.timeScale === undefined
+    ? m
+    : overrideMatrix(m, o);
 }
 
 /**

@@ -24,12 +24,16 @@ import {
   addBalancer,
   buildPipeline,
   clientOfCall,
+  dilatePoint,
+  dilateTransport,
+  modelMs,
   type Point,
   type PoolStats,
   pointClients,
   type ReplicaSetup,
   replicaSetupOf,
   type TransportParams,
+  timeScaleOf,
   validateTransport,
   warmupCalls,
 } from '../model/index.ts';
@@ -120,13 +124,18 @@ class PointSimulation {
   private truncated = false;
   private lastMeasuredIntended = Number.NaN;
   private readonly onCall: RunPointOptions['onCall'];
+  /** The point as the clock runs it (model/time-scale.ts); results are read back in model time (÷ k). */
+  private readonly point: Point;
+  private readonly k: number;
 
   constructor(
-    private readonly point: Point,
+    modelPoint: Point,
     private readonly maxInFlight: number,
     options: RunPointOptions,
   ) {
-    const p = point;
+    this.k = timeScaleOf(modelPoint);
+    const p = dilatePoint(modelPoint);
+    this.point = p;
     this.warm = warmupCalls(p);
     this.onCall = options.onCall;
     this.setup = replicaSetupOf(p.dims);
@@ -139,7 +148,7 @@ class PointSimulation {
       this.warm,
       options.onAttempt,
       this.setup,
-      options.transport,
+      options.transport === undefined ? undefined : dilateTransport(options.transport, this.k),
     );
     // Each client has its own policies (budget, limit, balancer state); they share the service.
     this.pipelines = Array.from({ length: pointClients(p) }, () =>
@@ -176,7 +185,7 @@ class PointSimulation {
       this.clock.schedule(this.arrive, this.schedule.at(0));
       events = this.clock.runAll();
     }
-    const first = this.warm < this.next ? this.schedule.at(this.warm) : Number.NaN;
+    const first = this.warm < this.next ? modelMs(this.schedule.at(this.warm), this.k) : Number.NaN;
     const last = this.lastMeasuredIntended;
     const window = { startMs: first, endMs: last };
     let collapse = detectCollapse(this.tl, window, p.model.workers * this.setup.replicas);
@@ -189,7 +198,7 @@ class PointSimulation {
     }
     const spanMs = Number.isFinite(first) && Number.isFinite(last) ? last - first : 0;
     const row = this.builder.finish({
-      busyMs: this.transport.busyMeasuredMs,
+      busyMs: modelMs(this.transport.busyMeasuredMs, this.k),
       spanMs,
       collapsed: collapse.collapsed,
       sendLagP99Ms: null,
@@ -201,23 +210,28 @@ class PointSimulation {
       collapse,
       truncated: this.truncated,
       arrived: this.next,
-      pool: this.pool.stats(),
+      pool: this.modelStats(this.pool.stats()),
       ...(this.setup.replicas > 1 ? { replicas: this.replicaFigures(spanMs) } : {}),
-      simulatedMs: this.clock.now(),
+      simulatedMs: modelMs(this.clock.now(), this.k),
       events,
       meanWaitMs:
         this.transport.startedMeasured > 0
-          ? this.transport.waitMeasuredMs / this.transport.startedMeasured
+          ? modelMs(this.transport.waitMeasuredMs / this.transport.startedMeasured, this.k)
           : Number.NaN,
       startedMeasured: this.transport.startedMeasured,
     };
   }
 
+  // The pool's times in model milliseconds, like every figure of the result.
+  private modelStats(s: PoolStats): PoolStats {
+    return { ...s, busyMs: modelMs(s.busyMs, this.k), queueAreaMs: modelMs(s.queueAreaMs, this.k) };
+  }
+
   private replicaFigures(spanMs: number): { pool: PoolStats; utilization: number | null }[] {
     const busy = this.transport.busyByReplica;
     return this.pool.replicaStats().map((pool, r) => ({
-      pool,
-      utilization: spanMs > 0 ? busy[r] / (this.point.model.workers * spanMs) : null,
+      pool: this.modelStats(pool),
+      utilization: spanMs > 0 ? modelMs(busy[r], this.k) / (this.point.model.workers * spanMs) : null,
     }));
   }
 
@@ -226,7 +240,7 @@ class PointSimulation {
     const i = this.next++;
     const pool = this.pool;
     if (i >= this.warm) {
-      const t = this.schedule.at(i);
+      const t = modelMs(this.schedule.at(i), this.k);
       this.lastMeasuredIntended = t;
       if ((i - this.warm) % this.stride === 0) {
         const tl = this.tl;
@@ -250,7 +264,7 @@ class PointSimulation {
   private finish(state: CallState, o: Outcome<void>): void {
     const i = state.call;
     if (i < this.warm) return;
-    const latency = this.clock.now() - this.schedule.at(i);
+    const latency = modelMs(this.clock.now() - this.schedule.at(i), this.k);
     const outcome = o.ok ? 'ok' : state.rejected ? 'rejected' : 'failed';
     this.builder.addCall(latency, outcome, state.attempts, state.skipped);
     this.onCall?.(state, latency);

@@ -81,7 +81,10 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
       .option('stall-main-ms', {
         type: 'number',
         hidden: true,
-        describe: 'Benchmarks only: busy-loop the main thread this long every --stall-every-ms',
+        // Tests of a whole run reach a target they do not start through its environment.
+        default: envNumber('HEDGEBENCH_TEST_STALL_MAIN_MS'),
+        describe:
+          'Benchmarks and tests only (env HEDGEBENCH_TEST_STALL_MAIN_MS): busy-loop the main thread this long every --stall-every-ms',
       })
       .option('stall-every-ms', { type: 'number', hidden: true, default: 50 }),
   handler: async (argv) => {
@@ -113,3 +116,8 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
     process.exit(0);
   },
 };
+
+function envNumber(name: string): number | undefined {
+  const v = Number(process.env[name]);
+  return process.env[name] !== undefined && Number.isFinite(v) && v > 0 ? v : undefined;
+}

@@ -2,7 +2,7 @@
 // schema of PUT /config, and the validation of /work's query parameters.
 
 import { z } from 'zod';
-import { type Cancellation, DEFAULT_MODEL, type ModelParams } from '../model/index.ts';
+import { type Cancellation, DEFAULT_MODEL, MAX_TIME_SCALE, type ModelParams } from '../model/index.ts';
 import { BadParameterError } from './errors.ts';
 
 /** The point whose attempts are recorded: they go to redisKeys(run, slug).attempts. */
@@ -26,6 +26,8 @@ export interface ServerConfig {
   correlation: number;
   /** Factor on the service times when this server is the slow replica (replica 0); 1 = none. */
   slowReplica: number;
+  /** The dilated clock's factor k: `model` is in model time, and the workers hold each attempt k times as long. */
+  timeScale: number;
 }
 
 /** Highest call index /work accepts: the model's generator takes call indices below 2^32. */
@@ -45,6 +47,7 @@ export function defaultConfig(): ServerConfig {
     replicas: 1,
     correlation: 0,
     slowReplica: 1,
+    timeScale: 1,
   };
 }
 
@@ -92,6 +95,10 @@ export const configPatchSchema = z
     replicas: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(1024, 'must be ≤ 1024'),
     correlation: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]'),
     slowReplica: z.number().min(1, 'must be ≥ 1 (1 = not slow)').max(100, 'must be ≤ 100'),
+    timeScale: z
+      .number()
+      .min(1, 'must be ≥ 1 (1 = the undilated clock)')
+      .max(MAX_TIME_SCALE, `must be ≤ ${MAX_TIME_SCALE}`),
   })
   .partial()
   .strict();
@@ -109,7 +116,7 @@ export function parseConfigPatch(body: unknown, source = 'PUT /config'): ConfigP
       const field = where ? `${where}.${i.keys[0]}` : i.keys[0]!;
       throw new BadParameterError(
         field,
-        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
+        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica, timeScale; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
       );
     }
     const field = where || 'body';
@@ -165,6 +172,7 @@ export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerCon
     replicas,
     correlation: patch.correlation ?? current.correlation,
     slowReplica: patch.slowReplica ?? current.slowReplica,
+    timeScale: patch.timeScale ?? current.timeScale,
   };
 }
 

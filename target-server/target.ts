@@ -5,7 +5,14 @@
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import { ATTEMPT_FIELDS, type AttemptEnd, redisKeys } from '../contract/index.ts';
-import { type PoolTicket, replicaServiceMs, SINGLE_REPLICA, serviceTimeMs } from '../model/index.ts';
+import {
+  dilateModel,
+  type ModelParams,
+  type PoolTicket,
+  replicaServiceMs,
+  SINGLE_REPLICA,
+  serviceTimeMs,
+} from '../model/index.ts';
 import { createStreamRecorder, type StreamRecorder, type SystemClock } from '../runtime/index.ts';
 import type { AttemptPool } from './attempt-pool.ts';
 import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
@@ -65,11 +72,15 @@ export class Target {
     readonly pool: AttemptPool,
   ) {
     this.cfg = initial;
+    this.wallModel = dilateModel(initial.model, initial.timeScale);
     this.loopDelay.enable();
     pool.onCancelRequested = () => this.metrics?.cancelRequested();
     this.resetAt = clock.now();
     if (initial.record) this.openRecorder(initial);
   }
+
+  /** `cfg.model` as the clock runs it (model/time-scale.ts), made once per PUT /config, not per attempt. */
+  private wallModel: ModelParams;
 
   get config(): ServerConfig {
     return this.cfg;
@@ -85,9 +96,9 @@ export class Target {
     // Today's draw unless this server is one of several replicas with shared stragglers or a slow node.
     const intendedMs =
       cfg.correlation === 0 && cfg.slowReplica === 1
-        ? serviceTimeMs(cfg.model, cfg.seed, call, attempt)
+        ? serviceTimeMs(this.wallModel, cfg.seed, call, attempt)
         : replicaServiceMs(
-            cfg.model,
+            this.wallModel,
             { ...SINGLE_REPLICA, correlation: cfg.correlation, slowReplica: cfg.slowReplica },
             cfg.seed,
             call,
@@ -156,6 +167,7 @@ export class Target {
     }
     this.pool.reconfigure({ workers: next.workers, cancellation: next.cancellation });
     this.cfg = next;
+    this.wallModel = dilateModel(next.model, next.timeScale);
     let previous: TargetStats['recorder'] = null;
     const nextKey = next.record ? redisKeys(next.record.run, next.record.slug).attempts : null;
     if (nextKey !== this.recordKey) {

@@ -37,7 +37,7 @@ describe('configuration errors', () => {
       () => pipeline(clock).hedge({ budgetWindowMs: 500 }),
       'hedge.budgetWindowMs',
       500,
-      '1000..60000',
+      '1000..60000000',
     ],
     [
       'NaN min',

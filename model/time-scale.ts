@@ -1,0 +1,113 @@
+// The dilated clock (DESIGN.md §6): the model has no unit of time of its own, so a point run k times slower
+// — every duration × k, every rate ÷ k — goes through the same states, while the harness's own fixed
+// milliseconds shrink to 1/k of the model's. This file is the one place that knows what dilates: every
+// executor (simulator, target server, load generator) runs `dilatePoint(p)`, and results read wall-clock
+// milliseconds back into model milliseconds with `modelMs`. Counts (attempts, budget percent, samples per
+// window, tokens) stay as they are; range checks apply to the undilated values the user wrote.
+
+import { resolveHedgeOptions, resolveLimitOptions } from '../library/index.ts';
+import type { PointDims } from './dimensions.ts';
+import type { HedgeConfig } from './hedge-config.ts';
+import type { ModelParams } from './params.ts';
+import type { Point } from './point.ts';
+import type { DelayDistribution, TransportParams } from './transport.ts';
+
+/** The largest factor a matrix may ask for (a 10 ms service then takes 10 s a call). */
+export const MAX_TIME_SCALE = 1000;
+/** The factors `"auto"` chooses from, smallest first. */
+export const TIME_SCALE_LADDER = [1, 2, 5, 10, 20] as const;
+
+/** A point's time scale k (1 unless its `timeScale` dimension says more). */
+export function timeScaleOf(p: { dims?: PointDims } | PointDims | undefined): number {
+  if (p === undefined) return 1;
+  const dims = 'dims' in p ? p.dims : (p as PointDims);
+  return dims?.timeScale ?? 1;
+}
+
+/** Milliseconds of wall clock at scale k read as model milliseconds. */
+export function modelMs(wallMs: number, k: number): number {
+  return k === 1 ? wallMs : wallMs / k;
+}
+
+/** Model milliseconds as wall-clock milliseconds at scale k. */
+export function wallMs(modelMsValue: number, k: number): number {
+  return k === 1 ? modelMsValue : modelMsValue * k;
+}
+
+/** The service model with every duration × k (workers, sigma and probabilities stay). */
+export function dilateModel(m: ModelParams, k: number): ModelParams {
+  if (k === 1) return m;
+  const out: ModelParams = {
+    ...m,
+    medianMs: m.medianMs * k,
+    stragglerMinMs: m.stragglerMinMs * k,
+    stragglerMaxMs: m.stragglerMaxMs * k,
+  };
+  const s = m.service;
+  if (s !== undefined)
+    out.service =
+      s.kind === 'constant'
+        ? { kind: 'constant', ms: s.ms * k }
+        : { kind: 'exponential', meanMs: s.meanMs * k };
+  return out;
+}
+
+/**
+ * A configuration as the wall clock runs it at scale k: the hedge delay and the budget window × k, the
+ * budget's hedges per second ÷ k, Gradient2's window and minimum RTT × k, grpc-js's hedging delay × k.
+ * The library's defaults are filled in first (so they dilate too) and range-checked undilated.
+ */
+export function dilateConfig(c: HedgeConfig, k: number): HedgeConfig {
+  if (k === 1) return c;
+  const out: HedgeConfig = { ...c };
+  if (c.hedge !== undefined) {
+    const r = resolveHedgeOptions(c.hedge);
+    out.hedge = {
+      ...c.hedge,
+      delayMs: r.delayMs * k,
+      budgetWindowMs: r.budgetWindowMs * k,
+      budgetMinHedgesPerSecond: r.budgetMinHedgesPerSecond / k,
+    };
+  }
+  if (c.adaptiveLimit !== undefined) {
+    const r = resolveLimitOptions(c.adaptiveLimit);
+    out.adaptiveLimit = { ...c.adaptiveLimit, windowMs: r.windowMs * k, minRttMs: r.minRttMs * k };
+  }
+  const g = c.grpcHedging;
+  if (g !== undefined) out.grpcHedging = { ...g, hedgingDelayMs: g.hedgingDelayMs * k };
+  return out;
+}
+
+/**
+ * The point as the wall clock runs it: its model and configuration dilated by its time scale, so the
+ * arrival rate (λ = load · workers / E[S]) falls by k with them. Its key and dimensions are unchanged.
+ */
+export function dilatePoint(p: Point): Point {
+  const k = timeScaleOf(p);
+  if (k === 1) return p;
+  return { ...p, model: dilateModel(p.model, k), config: dilateConfig(p.config, k) };
+}
+
+/** A transport given in model milliseconds, as the wall clock runs it at scale k. */
+export function dilateTransport(t: TransportParams, k: number): TransportParams {
+  if (k === 1) return t;
+  const d = (x: DelayDistribution): DelayDistribution =>
+    x.kind === 'constant'
+      ? { kind: 'constant', ms: x.ms * k }
+      : x.kind === 'lognormal'
+        ? { ...x, medianMs: x.medianMs * k }
+        : { kind: 'empirical', samplesMs: x.samplesMs.map((v) => v * k) };
+  return { request: d(t.request), response: d(t.response), cancel: d(t.cancel) };
+}
+
+/** A `--time-scale` value: "auto", or a number in 1..MAX_TIME_SCALE; null when the text is neither. */
+export function parseTimeScale(text: string): number | 'auto' | null {
+  const t = text.trim();
+  if (t === 'auto') return 'auto';
+  if (!/^\d+(\.\d+)?$/.test(t)) return null;
+  const k = Number(t);
+  return k >= 1 && k <= MAX_TIME_SCALE ? k : null;
+}
+
+/** What `--time-scale` accepts, for its error message. */
+export const TIME_SCALE_FLAG_TEXT = `a time scale k in 1..${MAX_TIME_SCALE} (every duration × k, e.g. 5) or auto`;

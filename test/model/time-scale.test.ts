@@ -1,0 +1,155 @@
+// The time-scale dimension in the matrix and the one function that dilates a point (model/time-scale.ts).
+
+import { describe, expect, it } from 'vitest';
+import { chooseTimeScale } from '../../analysis/index.ts';
+import { GRADIENT2_DEFAULTS } from '../../library/index.ts';
+import {
+  dilatePoint,
+  expandMatrix,
+  FIDELITY_DEFAULTS,
+  MatrixInvalidError,
+  overrideMatrix,
+  parseMatrix,
+  parseTimeScale,
+  pointKey,
+  pointSlug,
+  referenceConfig,
+} from '../../model/index.ts';
+
+const base = {
+  name: 't',
+  configs: ['no hedge', 'hedge, default budget, adaptive limit'],
+  loads: [0.5],
+  cancellation: ['ignore'],
+  seeds: [1],
+  calls: 100,
+};
+
+function issues(spec: object): string[] {
+  try {
+    parseMatrix(spec);
+  } catch (err) {
+    if (err instanceof MatrixInvalidError) return [...err.issues];
+    throw err;
+  }
+  return [];
+}
+
+describe('timeScale in the matrix', () => {
+  it('is invisible at its default: no key tag, no dimension', () => {
+    const pts = expandMatrix(parseMatrix(base));
+    expect(pts.map((p) => p.dims)).toEqual([undefined, undefined]);
+    expect(expandMatrix(parseMatrix({ ...base, timeScale: [1] }))).toEqual(pts);
+  });
+
+  it('sweeps its factors outermost, tagging keys and slugs', () => {
+    const pts = expandMatrix(parseMatrix({ ...base, timeScale: [1, 5] }));
+    expect(pts.map((p) => pointKey(p))).toEqual([
+      'no hedge|0.50|ignore|1',
+      'hedge, default budget, adaptive limit|0.50|ignore|1',
+      'no hedge|0.50|ignore|1|x=5',
+      'hedge, default budget, adaptive limit|0.50|ignore|1|x=5',
+    ]);
+    expect(pointSlug(pts[2])).toBe('no-hedge_0.50_ignore_s1_x5');
+  });
+
+  it('refuses bad factors, each with the field and the fix', () => {
+    expect(issues({ ...base, timeScale: [0.5] })).toEqual([expect.stringMatching(/^timeScale.*must be/)]);
+    expect(issues({ ...base, timeScale: [2000] })[0]).toMatch(/timeScale/);
+    expect(issues({ ...base, timeScale: ['x'] })[0]).toMatch(/timeScale/);
+    expect(issues({ ...base, timeScale: 5 })[0]).toMatch(/list of time scales .* or "auto"/);
+    expect(issues({ ...base, timeScale: [5, 5] })).toEqual([
+      'timeScale: 5 appears twice; list each time scale once',
+    ]);
+    expect(issues({ ...base, timeScale: 'auto', calibration: false })[0]).toMatch(
+      /"auto" measures .* calibration is false/,
+    );
+  });
+
+  it('is overridden by --time-scale, and the calibration point runs at the first k', () => {
+    const m = overrideMatrix(parseMatrix(base), { timeScale: 10 });
+    expect(m.timeScale).toEqual([10]);
+    expect(expandMatrix(m).every((p) => p.dims?.timeScale === 10)).toBe(true);
+    expect(parseTimeScale('auto')).toBe('auto');
+    expect(parseTimeScale('2.5')).toBe(2.5);
+    expect(parseTimeScale('0')).toBeNull();
+    expect(parseTimeScale('1001')).toBeNull();
+  });
+
+  it('checks ranges on the undilated values: a 60 s budget window may dilate past 60 s', () => {
+    const spec = {
+      ...base,
+      configs: [{ name: 'w', hedge: { delayMs: 20, budgetWindowMs: 60_000 } }],
+      timeScale: [10],
+    };
+    const p = dilatePoint(expandMatrix(parseMatrix(spec))[0]);
+    expect(p.config.hedge?.budgetWindowMs).toBe(600_000);
+    expect(issues({ ...spec, configs: [{ name: 'w', hedge: { budgetWindowMs: 60_001 } }] })[0]).toMatch(
+      /budgetWindowMs: must be in 1000..60000 ms/,
+    );
+  });
+});
+
+describe('dilatePoint', () => {
+  it('multiplies every duration and divides every rate, filling in the library defaults', () => {
+    const m = parseMatrix({ ...base, model: { service: { kind: 'exponential', meanMs: 4 } } });
+    const [, hedged] = expandMatrix({ ...m, timeScale: [5] });
+    const d = dilatePoint(hedged);
+    expect(d.model.service).toEqual({ kind: 'exponential', meanMs: 20 });
+    expect(d.model.medianMs).toBe(50);
+    expect(d.model.stragglerMinMs).toBe(500);
+    expect(d.model.stragglerMaxMs).toBe(1500);
+    expect(d.model.workers).toBe(16);
+    expect(d.model.sigma).toBe(0.25);
+    expect(d.config.hedge).toEqual({ delayMs: 100, budgetWindowMs: 50_000, budgetMinHedgesPerSecond: 0.2 });
+    expect(d.config.adaptiveLimit).toEqual({
+      windowMs: GRADIENT2_DEFAULTS.windowMs * 5,
+      minRttMs: GRADIENT2_DEFAULTS.minRttMs * 5,
+    });
+    // Its identity is unchanged: the same key as the model-time point.
+    expect(pointKey(d)).toBe(pointKey(hedged));
+    expect(dilatePoint(expandMatrix(m)[1])).toEqual(expandMatrix(m)[1]);
+  });
+
+  it('keeps counts: attempts and budget percent; scales grpc-js hedging delay', () => {
+    const p = {
+      ...expandMatrix(parseMatrix(base))[0],
+      config: {
+        ...referenceConfig('3 attempts, no budget')!,
+      },
+      dims: { timeScale: 2 },
+    };
+    expect(dilatePoint(p).config.hedge).toMatchObject({ maxAttempts: 3, budgetPercent: 0, delayMs: 40 });
+    const g = { ...p, config: { name: 'g', grpcHedging: { maxAttempts: 3, hedgingDelayMs: 20 } } };
+    expect(dilatePoint(g).config.grpcHedging).toEqual({ maxAttempts: 3, hedgingDelayMs: 40 });
+  });
+});
+
+describe('"auto": the smallest k at which the harness is quiet', () => {
+  const t = FIDELITY_DEFAULTS;
+  const quiet = { sendLagP99Ms: 0.3, transitP99Ms: 1, holdOvershootP99Ms: 0.2, responseDelayP99Ms: 1 };
+  it('keeps the undilated clock when every delay is well under its threshold', () => {
+    expect(chooseTimeScale(quiet, t)).toMatchObject({ k: 1, quiet: true });
+  });
+  it('dilates until the loudest delay fits, and says which one it was', () => {
+    const c = chooseTimeScale({ ...quiet, transitP99Ms: 9.8 }, t);
+    expect(c.k).toBe(10);
+    expect(c.reason).toBe(
+      'time scale 10: transit p99 here 9.8 ms = 0.98 model-ms against fidelity.transitP99Ms = 2 ms',
+    );
+  });
+  it('takes the ladder top and says so when nothing is quiet enough', () => {
+    const c = chooseTimeScale({ ...quiet, sendLagP99Ms: 500 }, t);
+    expect(c).toMatchObject({ k: 20, quiet: false });
+    expect(c.reason).toMatch(/still above 80 %/);
+  });
+  it('ignores what was not measured', () => {
+    const none = {
+      sendLagP99Ms: null,
+      transitP99Ms: null,
+      holdOvershootP99Ms: null,
+      responseDelayP99Ms: null,
+    };
+    expect(chooseTimeScale(none, t).k).toBe(1);
+  });
+});

@@ -1,0 +1,121 @@
+// A real run on the dilated clock, everything on this machine: points.csv speaks model milliseconds while
+// raw/ keeps the wall clock's, the target held each attempt k times its model draw, and "auto" picks a
+// larger k when the target's event loop is stalled than when it is not.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAttemptsCsv, readCallsCsv } from '../../analysis/index.ts';
+import { type Manifest, parsePointsCsv, rawPaths } from '../../contract/index.ts';
+import { DEFAULT_MODEL, serviceTimeMs } from '../../model/index.ts';
+import { createRun } from '../../orchestrator/index.ts';
+import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
+import { QUIET, requireBuild, rmTemp, tempDir } from './fixture.ts';
+
+let dir: string;
+let redisServer: RedisProcess;
+
+beforeAll(async () => {
+  requireBuild();
+  dir = tempDir();
+  redisServer = await startRedis();
+});
+
+afterAll(async () => {
+  await redisServer?.stop();
+  rmTemp(dir);
+});
+
+function matrix(name: string, extra: object): string {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name,
+      configs: ['hedge, no budget'],
+      loads: [0.3],
+      cancellation: ['ignore'],
+      seeds: [3],
+      calls: 300,
+      ...extra,
+    }),
+  );
+  return file;
+}
+
+async function run(file: string, out: string) {
+  const r = await createRun({
+    matrixFile: file,
+    out: join(dir, out),
+    redisUrl: redisServer.url,
+    cwd: dir,
+    stderr: QUIET,
+    stdout: QUIET,
+  });
+  const outcome = await r.execute();
+  const manifest = JSON.parse(readFileSync(join(r.runDir, 'manifest.json'), 'utf8')) as Manifest;
+  return { runDir: r.runDir, outcome, manifest };
+}
+
+describe('hedgebench run at time scale 5', () => {
+  it('writes model-time rows from wall-clock raw files', async () => {
+    const { runDir, outcome, manifest } = await run(
+      matrix('x5', { timeScale: [5], calibration: false }),
+      'run-x5',
+    );
+    expect(outcome).toMatchObject({ exitCode: 0, done: 1 });
+    const entry = manifest.points[0];
+    expect(entry.key).toBe('hedge, no budget|0.30|ignore|3|x=5');
+    const rows = parsePointsCsv(readFileSync(join(runDir, 'points.csv'), 'utf8'));
+    const real = rows.find((r) => r.source === 'real')!;
+    const sim = rows.find((r) => r.source === 'sim')!;
+    expect(real.time_scale).toBe(5);
+    // The model's median is 10 ms: model-time p50 sits near it, wall-clock p50 near 50 ms.
+    expect(real.p50_ms).toBeGreaterThan(9);
+    expect(real.p50_ms).toBeLessThan(15);
+    expect(sim.p50_ms).toBeGreaterThan(9);
+    expect(sim.p50_ms).toBeLessThan(12);
+
+    const paths = rawPaths(runDir, entry.slug);
+    const calls = readCallsCsv(paths.calls);
+    // One known call: the slowest, whose raw latency is k × the row's max (HDR's 3 digits).
+    let slowest = 0;
+    for (let i = 1; i < calls.n; i++) if (calls.latencyMs[i] > calls.latencyMs[slowest]) slowest = i;
+    expect(calls.latencyMs[slowest] / 5).toBeCloseTo(real.max_ms!, 0);
+    // And the target held its attempts for k × the model's draw (wall-clock ms in raw/).
+    const attempts = readAttemptsCsv(paths.attempts);
+    const j = attempts.ended.indexOf('served');
+    const drawn = serviceTimeMs(DEFAULT_MODEL, 3, attempts.call[j], attempts.attempt[j]);
+    expect(attempts.serviceMs[j]).toBeCloseTo(5 * drawn, 3);
+    expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/This run was dilated: time scale 5/);
+  }, 120_000);
+});
+
+describe('timeScale "auto"', () => {
+  it('picks a larger k against a target whose event loop stalls than against a quiet one', async () => {
+    // Thresholds this machine meets undilated, so the quiet target keeps k low whatever else runs here,
+    // while a 40 ms stall of the target's event loop cannot fit them below k = 5.
+    const auto = {
+      timeScale: 'auto',
+      calibration: { load: 0.1, calls: 300 },
+      fidelity: { transitP99Ms: 20, responseDelayP99Ms: 20, holdOvershootP99Ms: 10, sendLagP99Ms: 10 },
+    };
+    const quiet = await run(matrix('auto-q', auto), 'run-auto-q');
+    process.env.HEDGEBENCH_TEST_STALL_MAIN_MS = '40';
+    let stalled: Awaited<ReturnType<typeof run>>;
+    try {
+      stalled = await run(matrix('auto-s', auto), 'run-auto-s');
+    } finally {
+      delete process.env.HEDGEBENCH_TEST_STALL_MAIN_MS;
+    }
+    const kq = quiet.manifest.timeScaleChoice!.k;
+    const ks = stalled.manifest.timeScaleChoice!.k;
+    expect(ks).toBeGreaterThan(kq);
+    expect(ks).toBeGreaterThanOrEqual(5);
+    expect(stalled.manifest.timeScaleChoice!.delays.responseDelayP99Ms).toBeGreaterThan(20);
+    expect(stalled.manifest.timeScaleChoice!.reason).toMatch(new RegExp(`^time scale ${ks}: `));
+    // The chosen k is the run's: its points carry it.
+    expect(stalled.manifest.points.every((p) => (p.dims?.timeScale ?? 1) === ks)).toBe(true);
+    expect(stalled.outcome.exitCode).toBe(0);
+  }, 300_000);
+});
