@@ -3,7 +3,7 @@
 // measured call becomes one CSV line in the point's Redis stream; the point checks its own sends.
 
 import type { Redis } from 'ioredis';
-import { redisKeys } from '../contract/index.ts';
+import { formatSummary, redisKeys } from '../contract/index.ts';
 import { type Clock, ConfigError, ManualClock } from '../library/index.ts';
 import { buildPipeline } from '../model/index.ts';
 import {
@@ -152,7 +152,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     await status?.final(run.progress(result.state), {
       error: error ?? '',
       ended_ms: String(Date.now()),
-      summary: JSON.stringify(result),
+      summary: formatSummary(result),
     });
     return result;
   } finally {
