@@ -12,6 +12,7 @@ import {
   redactUrl,
   type StreamRecorder,
   SystemClock,
+  testHold,
 } from '../runtime/index.ts';
 import { LoadgenConfigError, LoadgenError, RedisUnusableError } from './errors.ts';
 import { parseGrpcAddress } from './grpc-transport.ts';
@@ -62,6 +63,8 @@ export function createLoadGenerator(options: LoadGeneratorOptions): LoadGenerato
       if (started)
         throw new LoadgenError('HB_ALREADY_RUN', 'run() was already called; make a new generator per point');
       started = true;
+      // Only in tests (runtime/test-hold.ts): a held generator does nothing until it is stopped.
+      await testHold(() => stopReason !== null);
       // A clock made here is closed here (its waker thread must not keep the process alive).
       const clock = o.clock ?? new SystemClock({ waker: o.timer, leadMs: o.timerLeadMs });
       try {

@@ -24,5 +24,6 @@ export { connectRedis, redactText, redactUrl, redisFromUrl, waitForReady } from 
 export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';
 export { isLocalTargetHost } from './target-host.ts';
+export { TEST_HOLD_ENV, testHold } from './test-hold.ts';
 export { type TrafficPlan, trafficLine } from './traffic-line.ts';
 export { wholeNumber, wholeNumberOption } from './whole-number.ts';
