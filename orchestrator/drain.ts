@@ -11,7 +11,7 @@ import {
   pointRedisKeys,
   redisKeys,
 } from '../contract/index.ts';
-import { AtomicWriter, writeFileAtomicSync } from './atomic-file.ts';
+import { AtomicWriter, writeFileAtomicSync } from '../runtime/index.ts';
 import { mergeClientStatuses } from './clients-status.ts';
 import { SeenRecords } from './seen-records.ts';
 

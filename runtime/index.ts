@@ -1,5 +1,6 @@
 // The runtime part's public surface: Node-side pieces shared by the deployable parts (real clock, Redis).
 
+export { AtomicWriter, copyFileAtomic, writeFileAtomicSync } from './atomic-file.ts';
 export {
   CLOCK_SAMPLES,
   CLOCK_TIMEOUT_MS,
