@@ -114,17 +114,23 @@ export const loadSummarySchema = z.object({
     }),
     rate: z.object({
       targetPerS: nanable,
+      /** Rate of the actual sends: (n − 1) / (last send − first send). */
       achievedPerS: nanable,
+      /** Rate of the intended schedule over the same calls (its own Poisson noise). */
       schedulePerS: nanable,
+      /** achieved / target − 1. */
       errorVsTarget: nanable,
+      /** achieved / schedule − 1: the generator's own error. */
       errorVsSchedule: nanable,
       tolerance: z.number(),
+      /** Tolerance of the schedule vs target: max(tolerance, 3/√n), the sampling noise of a Poisson count. */
       toleranceVsTarget: nanable,
     }),
     arrivals: z.object({
       test: z.string(),
       sampleSize: z.number(),
       statistic: nanable,
+      /** Twice the 1 % critical value, as Lancet uses it. */
       critical: nanable,
       passed: z.boolean(),
     }),
@@ -145,6 +151,7 @@ export const loadSummarySchema = z.object({
     .object({
       start: clockOffset.nullable(),
       end: clockOffset.nullable(),
+      /** end.offsetMs − start.offsetMs; null unless both were measured. */
       driftMs: z.number().nullable(),
       /** The generator's clock.now() at the point's t0, ms (the origin of calls.csv times). */
       t0AbsMs: z.number(),
