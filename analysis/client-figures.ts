@@ -2,21 +2,11 @@
 // with call index ≡ client mod K) through the same RowBuilder as the point's row, and each client's own
 // self-check from its status (status.json `clients[i]`, written by the drain).
 
-import { type ClientFigures, RowBuilder, type RowContext } from '../contract/index.ts';
+import { type ClientFigures, type ClientStatus, RowBuilder, type RowContext } from '../contract/index.ts';
 import { clientOfCall } from '../model/index.ts';
 import type { PointStatus, RawCalls } from './raw-files.ts';
 
 const OUTCOMES = ['ok', 'rejected', 'failed'] as const;
-
-/** One client's status as the drain keeps it: its own hash, with its summary (the load generator's LoadResult). */
-interface ClientStatus {
-  state?: string;
-  summary?: {
-    valid?: boolean;
-    reasons?: string[];
-    selfCheck?: { sendLag?: { p99Ms?: number | null }; valid?: boolean };
-  };
-}
 
 /** The figures of each of the point's `clients` load generators, from its measured calls and its status. */
 export function clientFigures(

@@ -38,9 +38,7 @@ export function statusInModelTime(s: PointStatus | null, k: number): PointStatus
 type Obj = Record<string, unknown>;
 
 function summaryInModelTime(s: Obj, k: number): void {
-  numbersIn(s.sendLag, k);
   if (isObj(s.selfCheck)) numbersIn(s.selfCheck.sendLag, k);
-  if (Array.isArray(s.inflightTimeline)) for (const pair of s.inflightTimeline) pair[0] = modelMs(pair[0], k);
   if (isObj(s.inflight) && Array.isArray(s.inflight.timeline))
     for (const pair of s.inflight.timeline) pair[0] = modelMs(pair[0], k);
   const c = s.clock;

@@ -1,8 +1,7 @@
 // Readers of a point's raw files (raw/<slug>.calls.csv, .attempts.csv, .status.json), column-oriented so a
-// 200 000-call point costs a few typed arrays, not 200 000 objects.
+// 200 000-call point costs a few typed arrays, not 200 000 objects; status.json through the contract's reader.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { z } from 'zod';
 import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
@@ -11,6 +10,11 @@ import {
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
   type CallOutcome,
+  type PointStatus,
+  parseStatusJson,
+  StatusJsonError,
+  statusInflightTimelineMs,
+  statusSendLagP99,
 } from '../contract/index.ts';
 import { CsvScanner } from './csv-scan.ts';
 import { RawFileError } from './errors.ts';
@@ -155,107 +159,16 @@ export function readAttemptsCsv(path: string): RawAttempts {
   return a;
 }
 
-const pointsPair = z.tuple([z.number(), z.number()]);
-const clockEstimate = z.object({ offsetMs: z.number(), uncertaintyMs: z.number() }).passthrough();
-const percentiles = z.object({ p99: z.number().nullable().optional() }).passthrough();
-
-/** The parts of the load generator's status.json the analysis reads; everything else passes through. */
-export const statusSchema = z
-  .object({
-    state: z.string().optional(),
-    summary: z
-      .object({
-        valid: z.boolean().optional(),
-        reasons: z.array(z.string()).optional(),
-        sendLag: z
-          .object({
-            p50: z.number().nullable().optional(),
-            p99: z.number().nullable().optional(),
-            max: z.number().nullable().optional(),
-            p99Ms: z.number().nullable().optional(),
-          })
-          .passthrough()
-          .optional(),
-        achievedRate: z.number().nullable().optional(),
-        targetRate: z.number().nullable().optional(),
-        collapsed: z.boolean().optional(),
-        collapseReason: z.string().nullable().optional(),
-        inflightTimeline: z.array(pointsPair).optional(),
-        // The load generator's LoadResult spells two of the above differently; both are read.
-        selfCheck: z
-          .object({ sendLag: z.object({ p99Ms: z.number().nullable().optional() }).passthrough().optional() })
-          .passthrough()
-          .optional(),
-        inflight: z
-          .object({ timeline: z.array(pointsPair).optional() })
-          .passthrough()
-          .optional(),
-        state: z.string().optional(),
-        error: z.string().nullable().optional(),
-        recorder: z.object({ written: z.number(), dropped: z.number() }).passthrough().nullable().optional(),
-        // The clock offset to the target (loadgen/point-clock.ts); a null end = not measured.
-        clock: z
-          .object({ start: clockEstimate.nullable(), end: clockEstimate.nullable(), t0AbsMs: z.number() })
-          .passthrough()
-          .nullable()
-          .optional(),
-      })
-      .passthrough()
-      .optional(),
-    send_lag_p99_ms: z.union([z.string(), z.number()]).nullable().optional(),
-    // The target's own figures of the point (orchestrator/point-runner.ts); absent in older runs.
-    target_check: z
-      .object({ holdErrorMs: percentiles.optional(), responseDelayMs: percentiles.optional() })
-      .passthrough()
-      .optional(),
-  })
-  .passthrough();
-
-/** The load generator's final status of a point. */
-export type PointStatus = z.infer<typeof statusSchema>;
+// The status is the contract's (contract/point-status.ts); the analysis's modules import it from here.
+export { type PointStatus, statusInflightTimelineMs, statusSendLagP99 };
 
 /** Reads raw/<slug>.status.json; null when the file does not exist. */
 export function readStatusJson(path: string): PointStatus | null {
   if (!existsSync(path)) return null;
-  let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    return parseStatusJson(readFileSync(path, 'utf8'), path);
   } catch (err) {
-    throw new RawFileError(`${path} is not valid JSON: ${(err as Error).message}`, { cause: err });
+    if (err instanceof StatusJsonError) throw new RawFileError(err.message, { cause: err.cause });
+    throw new RawFileError(`cannot read ${path}: ${(err as Error).message}`, { cause: err });
   }
-  const r = statusSchema.safeParse(json);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new RawFileError(
-      `${path}: field ${i.path.join('.') || '(top level)'} ${i.message}; expected the load generator's status { state, summary: { valid, sendLag, collapsed, inflightTimeline, … } }`,
-      { cause: r.error },
-    );
-  }
-  return r.data;
-}
-
-/** The send-lag p99 (ms) a status reports, wherever the writer put it; null when it reports none. */
-export function statusSendLagP99(status: PointStatus | null): number | null {
-  const s = status?.summary;
-  const candidates = [
-    s?.sendLag?.p99,
-    s?.sendLag?.p99Ms,
-    s?.selfCheck?.sendLag?.p99Ms,
-    status?.send_lag_p99_ms,
-  ];
-  for (const c of candidates) {
-    const v = typeof c === 'string' && c !== '' ? Number(c) : c;
-    if (typeof v === 'number' && Number.isFinite(v)) return v;
-  }
-  return null;
-}
-
-/**
- * The generator's in-flight samples as [t_ms, count]: `summary.inflightTimeline` is already in ms;
- * the load generator's `summary.inflight.timeline` is in seconds since its start.
- */
-export function statusInflightTimelineMs(status: PointStatus | null): [number, number][] {
-  const s = status?.summary;
-  if (s?.inflightTimeline && s.inflightTimeline.length > 0) return s.inflightTimeline.map(([t, v]) => [t, v]);
-  return (s?.inflight?.timeline ?? []).map(([t, v]) => [t * 1000, v]);
 }

@@ -1,7 +1,7 @@
 // `hedgebench compare`: recompute comparison.csv (and, on request, the real rows of points.csv) from the
 // run folder alone. Same folder in, same bytes out.
 
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type AttributionRow,
@@ -12,19 +12,13 @@ import {
   formatPointsCsv,
   parsePointsCsv,
 } from '../contract/index.ts';
+import { writeFileAtomicSync } from '../runtime/index.ts';
 import { attributionRows } from './attribution-csv.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { formatSummaryLine } from './compare.ts';
 import { formatComparisonCsv } from './comparison-csv.ts';
 import { analyzeRun, everyPoint, type RunAnalysis, recomputedPointRows } from './run-analysis.ts';
 import { formatSimNetLine } from './sim-net.ts';
-
-/** Writes a file through a temp file and a rename, so a reader never sees half of it. */
-export function writeFileAtomic(path: string, content: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, path);
-}
 
 /** What `compare` produced. */
 export interface CompareResult {
@@ -74,26 +68,26 @@ export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean
   const points = pointsWithSimNet(analysis, opts.rewritePoints === true);
   if (points !== null) {
     const path = join(runDir, 'points.csv');
-    writeFileAtomic(path, points);
+    writeFileAtomicSync(path, points);
     files.push(path);
   }
   const csv = join(runDir, 'comparison.csv');
-  writeFileAtomic(csv, formatComparisonCsv(analysis.comparison));
+  writeFileAtomicSync(csv, formatComparisonCsv(analysis.comparison));
   files.push(csv);
   // sim+net in a file of its own: comparison.csv stays sim against real, as it was before sim+net.
   const net = join(runDir, 'comparison-net.csv');
   if (analysis.simNet.comparison.length > 0) {
-    writeFileAtomic(net, formatComparisonCsv(analysis.simNet.comparison));
+    writeFileAtomicSync(net, formatComparisonCsv(analysis.simNet.comparison));
     files.push(net);
   } else rmSync(net, { force: true });
   const attribution = attributionOf(analysis);
   if (attribution.length > 0) {
     const path = join(runDir, 'attribution.csv');
-    writeFileAtomic(path, formatAttributionCsv(attribution));
+    writeFileAtomicSync(path, formatAttributionCsv(attribution));
     files.push(path);
   }
   const txt = join(runDir, 'comparison.txt');
-  writeFileAtomic(txt, comparisonText(analysis));
+  writeFileAtomicSync(txt, comparisonText(analysis));
   files.push(txt);
   return {
     analysis,

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoad, rawPaths } from '../contract/index.ts';
 import { timeScaleOf } from '../model/index.ts';
+import { writeFileAtomicSync } from '../runtime/index.ts';
 import { agreementData, agreementSpec } from './agreement-chart.ts';
 import {
   attributionData,
@@ -24,7 +25,7 @@ import { type Block, toHtml, toMarkdown } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { analyzeSimulation, isSimulationFolder } from './sim-folder.ts';
 import { simulationBlocks, simulationTitle } from './sim-report.ts';
-import { compareRunFolder, writeFileAtomic } from './write-comparison.ts';
+import { compareRunFolder } from './write-comparison.ts';
 
 /** What `report` produced. */
 export interface ReportResult {
@@ -153,9 +154,9 @@ async function writePages(
   writeCharts(a.runDir, svgs, files);
   const blocks = blocksOf(refs);
   const md = join(a.runDir, 'report.md');
-  writeFileAtomic(md, toMarkdown(blocks));
+  writeFileAtomicSync(md, toMarkdown(blocks));
   const html = join(a.runDir, 'report.html');
-  writeFileAtomic(html, toHtml(title, blocks, svgs));
+  writeFileAtomicSync(html, toHtml(title, blocks, svgs));
   files.push(md, html);
 }
 

@@ -8,3 +8,10 @@ export class PointsCsvError extends HedgebenchError {
     super('HB_POINTS_CSV_INVALID', message);
   }
 }
+
+/** A status.json is not JSON, or not the load generator's status (contract/point-status.ts). */
+export class StatusJsonError extends HedgebenchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_STATUS_JSON_INVALID', message, options);
+  }
+}

@@ -1,5 +1,6 @@
 // The contract part's public surface: the results format every other part writes or reads — points.csv
-// rows and how they are computed, manifest.json, raw files and Redis records, point keys, percentiles.
+// rows and how they are computed, manifest.json, raw files and Redis records, the load generator's status
+// (hash, summary, status.json), point keys, percentiles.
 
 export {
   ATTRIBUTION_COLUMNS,
@@ -17,6 +18,7 @@ export {
   parseDimCells,
   rowLabel,
 } from './dimension-columns.ts';
+export { StatusJsonError } from './errors.ts';
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
@@ -34,6 +36,23 @@ export {
 export { percentileOf, percentileOfSorted } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
 export type { PointRow, PointSource } from './point-row.ts';
+export {
+  type ClientStatus,
+  formatStatusJson,
+  formatSummary,
+  type LoadProgress,
+  type LoadSummary,
+  loadSummarySchema,
+  type PointStatus,
+  parseStatusHash,
+  parseStatusJson,
+  pointStatusSchema,
+  progressFields,
+  type StatusHash,
+  type SummaryRead,
+  statusInflightTimelineMs,
+  statusSendLagP99,
+} from './point-status.ts';
 export { formatPointRow, formatPointsCsv, POINTS_HEADER, parsePointsCsv } from './points-csv.ts';
 export { RAW_DIR, rawFilesAt, rawPaths } from './raw-paths.ts';
 export {

@@ -3,7 +3,7 @@
 // measured call becomes one CSV line in the point's Redis stream; the point checks its own sends.
 
 import type { Redis } from 'ioredis';
-import { redisKeys } from '../contract/index.ts';
+import { formatSummary, redisKeys } from '../contract/index.ts';
 import { type Clock, ConfigError, ManualClock } from '../library/index.ts';
 import { buildPipeline } from '../model/index.ts';
 import {
@@ -12,6 +12,7 @@ import {
   redactUrl,
   type StreamRecorder,
   SystemClock,
+  testHold,
 } from '../runtime/index.ts';
 import { LoadgenConfigError, LoadgenError, RedisUnusableError } from './errors.ts';
 import { parseGrpcAddress } from './grpc-transport.ts';
@@ -62,6 +63,8 @@ export function createLoadGenerator(options: LoadGeneratorOptions): LoadGenerato
       if (started)
         throw new LoadgenError('HB_ALREADY_RUN', 'run() was already called; make a new generator per point');
       started = true;
+      // Only in tests (runtime/test-hold.ts): a held generator does nothing until it is stopped.
+      await testHold(() => stopReason !== null);
       // A clock made here is closed here (its waker thread must not keep the process alive).
       const clock = o.clock ?? new SystemClock({ waker: o.timer, leadMs: o.timerLeadMs });
       try {
@@ -152,7 +155,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     await status?.final(run.progress(result.state), {
       error: error ?? '',
       ended_ms: String(Date.now()),
-      summary: JSON.stringify(result),
+      summary: formatSummary(result),
     });
     return result;
   } finally {

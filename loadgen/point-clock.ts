@@ -3,17 +3,11 @@
 // disagree. With it, server-side times (attempts.csv) go on the generator's timeline: generator abs =
 // t0AbsMs + a calls.csv time; target time = generator abs + offset.
 
+import type { LoadSummary } from '../contract/index.ts';
 import { type ClockOffset, measureClockOffset } from '../runtime/index.ts';
 
-/** The `clock` field of a point's summary (status.json); null estimates = that measurement failed. */
-export interface PointClock {
-  start: ClockOffset | null;
-  end: ClockOffset | null;
-  /** end.offsetMs − start.offsetMs; null unless both were measured. */
-  driftMs: number | null;
-  /** The generator's clock.now() at the point's t0, ms (the origin of calls.csv times). */
-  t0AbsMs: number;
-}
+/** The `clock` field of a point's summary (declared in contract/point-status.ts); null estimates = that measurement failed. */
+export type PointClock = NonNullable<LoadSummary['clock']>;
 
 /** One measurement: its estimate, or why there is none (an error code and message). */
 export interface ClockReading {

@@ -1,7 +1,7 @@
 // The point's self-check of its own measurement: did the sends follow a Poisson process at the target rate,
 // and how late were they? A point that fails is marked invalid with the reasons, never reported as good data.
 
-import { percentileOfSorted } from '../contract/index.ts';
+import { type LoadSummary, percentileOfSorted } from '../contract/index.ts';
 import {
   AD_CRITICAL_CASE0,
   andersonDarlingErlang,
@@ -24,34 +24,14 @@ export interface SelfCheckOptions {
   clients?: number;
 }
 
-/** What the self-check found; `valid=false` always comes with at least one reason. */
-export interface SelfCheck {
-  sendLag: { n: number; p50Ms: number; p99Ms: number; maxMs: number; thresholdMs: number };
-  rate: {
-    targetPerS: number;
-    /** Rate of the actual sends: (n − 1) / (last send − first send). */
-    achievedPerS: number;
-    /** Rate of the intended schedule over the same calls (its own Poisson noise). */
-    schedulePerS: number;
-    /** achieved / target − 1. */
-    errorVsTarget: number;
-    /** achieved / schedule − 1: the generator's own error. */
-    errorVsSchedule: number;
-    tolerance: number;
-    /** Tolerance of the schedule vs target: max(tolerance, 3/√n), the sampling noise of a Poisson count. */
-    toleranceVsTarget: number;
-  };
-  arrivals: {
-    test: string;
-    sampleSize: number;
-    statistic: number;
-    /** Twice the 1 % critical value, as Lancet uses it. */
-    critical: number;
-    passed: boolean;
-  };
-  valid: boolean;
-  reasons: string[];
-}
+// In memory every figure is a number (NaN when there were no samples); JSON writes NaN as null.
+type Figures<T> = { [K in keyof T]: T[K] extends number | null ? number : Figures<T[K]> };
+
+/**
+ * What the self-check found (the summary's `selfCheck`, declared in contract/point-status.ts);
+ * `valid=false` always comes with at least one reason.
+ */
+export type SelfCheck = Figures<LoadSummary['selfCheck']>;
 
 /**
  * Checks a point's sends. `sendMs[k]`, `intendedMs[k]` are the actual and intended times of the k-th sent

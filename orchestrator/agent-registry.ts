@@ -4,7 +4,7 @@
 // exactly what it started.
 import { existsSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
-import { writeFileAtomicSync } from './atomic-file.ts';
+import { writeFileAtomicSync } from '../runtime/index.ts';
 import type { Host } from './hosts/index.ts';
 import type { AgentLease } from './lease.ts';
 

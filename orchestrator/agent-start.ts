@@ -1,7 +1,7 @@
 // Starting an agent so it can never be lost: it is recorded in agents.json (with the lease token it
 // carries) before it starts, started under the lease guard, and its pid recorded once known.
 import type { AgentRecord, AgentRegistry } from './agent-registry.ts';
-import { faultPoint } from './fault-point.ts';
+import { faultPoint, holdEnv } from './fault-point.ts';
 import type { Host, StartOptions } from './hosts/index.ts';
 
 /** Starts `argv` on `host` as an agent of `role`; returns its pid. `match` names it on its command line. */
@@ -15,9 +15,11 @@ export async function startAgent(
   const lease = registry.lease;
   const rec = registry.planned({ role, host: host.name, match: opts.match, token: lease?.token });
   faultPoint(`agent-recorded:${role}`);
+  const hold = holdEnv(`agent-start:${role}`);
+  const env = hold === null ? opts.env : { ...opts.env, ...hold };
   let pid: number;
   try {
-    ({ pid } = await host.start(lease ? lease.guard(host, argv) : argv, { name: opts.name, env: opts.env }));
+    ({ pid } = await host.start(lease ? lease.guard(host, argv) : argv, { name: opts.name, env }));
   } catch (err) {
     registry.forget(rec);
     throw err;

@@ -2,20 +2,9 @@
 // a single generator writes (what the analysis and the lost-records check read), plus every client's own
 // status under `clients` — each one's self-check (send lag, rate, arrivals) judged on its own sends.
 
+import type { SummaryRead } from '../contract/index.ts';
+
 type Status = Record<string, unknown>;
-type Summary = Record<string, unknown> & {
-  state?: string;
-  error?: string | null;
-  valid?: boolean;
-  reasons?: string[];
-  collapsed?: boolean;
-  collapseReason?: string | null;
-  measured?: Record<string, number>;
-  attemptFailures?: Record<string, number>;
-  recorder?: { written: number; dropped: number; failedBatches: number } | null;
-  selfCheck?: { sendLag?: { p99Ms?: number | null } };
-  inflight?: { max: number; cap: number; timeline: Array<[number, number]> };
-};
 
 /**
  * The point's status from its clients' parsed hashes (index = client; null = that client wrote none).
@@ -23,7 +12,7 @@ type Summary = Record<string, unknown> & {
  */
 export function mergeClientStatuses(clients: readonly (Status | null)[]): Status {
   const K = clients.length;
-  const summaries = clients.map((c) => (isObject(c?.summary) ? (c.summary as Summary) : null));
+  const summaries = clients.map((c) => (isObject(c?.summary) ? (c.summary as SummaryRead) : null));
   const tagged = (i: number, text: string) => `client ${i}: ${text}`;
   const states = clients.map((c) => (typeof c?.state === 'string' ? c.state : 'missing'));
   const state = states.every((s) => s === 'done') ? 'done' : states.includes('failed') ? 'failed' : 'running';
@@ -37,7 +26,7 @@ export function mergeClientStatuses(clients: readonly (Status | null)[]): Status
   const sumOf = (f: string) =>
     summaries.reduce((t, s) => t + (typeof s?.[f] === 'number' ? (s[f] as number) : 0), 0);
   const recorders = summaries.map((s) => s?.recorder ?? null);
-  const summary: Summary = {
+  const summary: SummaryRead = {
     state: summaries.every((s) => s?.state === 'done') ? 'done' : 'failed',
     error: errors.length > 0 ? errors.join('; ') : null,
     clients: K,

@@ -3,8 +3,15 @@
 // that is in a stream twice (a batch retried across a Redis restart) is written once.
 
 import type { Redis } from 'ioredis';
-import { attemptFields, CALL_FIELDS, pointRedisKeys, redisKeys } from '../contract/index.ts';
-import { AtomicWriter, writeFileAtomicSync } from './atomic-file.ts';
+import {
+  attemptFields,
+  CALL_FIELDS,
+  formatStatusJson,
+  parseStatusHash,
+  pointRedisKeys,
+  redisKeys,
+} from '../contract/index.ts';
+import { AtomicWriter, writeFileAtomicSync } from '../runtime/index.ts';
 import { mergeClientStatuses } from './clients-status.ts';
 import { SeenRecords } from './seen-records.ts';
 
@@ -72,25 +79,6 @@ export async function drainStream(
   }
 }
 
-/** The status hash with its `summary` field parsed from JSON (kept as text if it is not JSON). */
-export function parseStatusHash(h: Record<string, string>): Record<string, unknown> | null {
-  if (Object.keys(h).length === 0) return null;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(h)) {
-    if (k === 'summary') {
-      try {
-        out[k] = JSON.parse(v);
-      } catch {
-        out[k] = v;
-      }
-    } else {
-      const num = Number(v);
-      out[k] = v !== '' && Number.isFinite(num) && k !== 'error' && k !== 'state' ? num : v;
-    }
-  }
-  return out;
-}
-
 /** Where a point's data goes; `attempts` null = no server records (a foreign service keeps none). */
 export interface DrainTarget {
   calls: string;
@@ -133,7 +121,7 @@ export async function drainPoint(
   const duplicates = { calls: calls.duplicates, attempts: attempts.duplicates };
   writeFileAtomicSync(
     to.status,
-    `${JSON.stringify({ ...(status ?? {}), ...extra, duplicates_removed: duplicates }, null, 2)}\n`,
+    formatStatusJson({ ...(status ?? {}), ...extra, duplicates_removed: duplicates }),
   );
   await redis.del(...pointRedisKeys(run, slug, clients));
   return { calls: calls.lines, attempts: attempts.lines, duplicates, status };

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rawFilesAt, rawPaths, redisKeys } from '../contract/index.ts';
+import { rawFilesAt, rawPaths, redisKeys, type StatusHash, type SummaryRead } from '../contract/index.ts';
 import { pointClients, timeScaleOf } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { Deployed } from './deploy.ts';
@@ -21,7 +21,7 @@ import {
 } from './loadgen-agent.ts';
 import type { PlannedPoint } from './plan.ts';
 import { PointTargets } from './point-targets.ts';
-import { type StatusSnapshot, watchGenerators } from './point-watch.ts';
+import { watchGenerators } from './point-watch.ts';
 import type { RedisService } from './redis-service.ts';
 import type { RunFolder } from './run-folder.ts';
 import type { TargetAgent } from './target-agent.ts';
@@ -63,7 +63,7 @@ export interface PointDeps {
   sendLagThresholdMs: number;
   signal: AbortSignal;
   /** Progress of the running point (called on every status poll). */
-  onStatus: (s: StatusSnapshot, elapsedMs: number) => void;
+  onStatus: (s: StatusHash, elapsedMs: number) => void;
   /** A line for the log and the user (target restarted, leftovers drained…). */
   note: (text: string) => void;
 }
@@ -205,13 +205,11 @@ async function finishLoadgens(lgs: LoadgenProcess[], done: boolean, registry: Ag
 
 /** Why the records on disk are not the whole point, or null when nothing was lost. */
 function lostRecords(drained: DrainResult, targetRecorder: Record<string, unknown> | null): string | null {
-  const summary = (drained.status?.summary ?? null) as {
-    measured?: { ok: number; rejected: number; failed: number };
-    recorder?: { dropped: number } | null;
-  } | null;
+  const summary = (drained.status?.summary ?? null) as SummaryRead | null;
   const problems: string[] = [];
   if (summary?.measured) {
-    const expected = summary.measured.ok + summary.measured.rejected + summary.measured.failed;
+    const { ok = 0, rejected = 0, failed = 0 } = summary.measured;
+    const expected = ok + rejected + failed;
     if (drained.calls < expected) {
       problems.push(
         `${expected - drained.calls} of ${expected} call records lost (on disk ${drained.calls})`,

@@ -3,18 +3,7 @@
 // target dies, the point overruns its time.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-
-/** The status hash fields the watcher reads (all strings in Redis). */
-export interface StatusSnapshot {
-  state?: string;
-  sent?: string;
-  completed?: string;
-  inflight?: string;
-  p99_ms?: string;
-  send_lag_p99_ms?: string;
-  heartbeat_ms?: string;
-  error?: string;
-}
+import type { StatusHash } from '../contract/index.ts';
 
 /** How a watch ended. */
 export type WatchOutcome =
@@ -36,7 +25,7 @@ export interface WatchCommon {
   targetAlive: () => Promise<boolean>;
   signal: AbortSignal;
   /** Every poll: the status (with several generators, their sum: sent, completed, in flight; worst p99s). */
-  onStatus: (s: StatusSnapshot, elapsedMs: number) => void;
+  onStatus: (s: StatusHash, elapsedMs: number) => void;
   /** The whole point's budget, ms. */
   timeoutMs: number;
   /** No change in a status hash (heartbeat, counters) for this long = its generator hangs. */
@@ -56,7 +45,7 @@ interface Watched extends GeneratorWatch {
   done: boolean;
   lastSig: string;
   lastChange: number;
-  last: StatusSnapshot | null;
+  last: StatusHash | null;
 }
 
 /**
@@ -87,9 +76,9 @@ export async function watchGenerators(
   for (;;) {
     if (o.signal.aborted) return { kind: 'interrupted', reason: String(o.signal.reason ?? 'interrupted') };
     const now = Date.now();
-    let snaps: (StatusSnapshot | null)[] | null = null;
+    let snaps: (StatusHash | null)[] | null = null;
     try {
-      snaps = (await Promise.all(gens.map((g) => o.redis.hgetall(g.statusKey)))) as StatusSnapshot[];
+      snaps = (await Promise.all(gens.map((g) => o.redis.hgetall(g.statusKey)))) as StatusHash[];
       redisDownSince = null;
     } catch {
       redisDownSince ??= now;
@@ -130,7 +119,7 @@ export async function watchGenerators(
       for (const g of gens) {
         if (g.done || (await g.alive())) continue;
         // It may have finished between our two reads: look once more before calling it dead.
-        const again = (await o.redis.hgetall(g.statusKey).catch(() => ({}))) as StatusSnapshot;
+        const again = (await o.redis.hgetall(g.statusKey).catch(() => ({}))) as StatusHash;
         if (again.state === 'done') {
           g.done = true;
           continue;
@@ -171,10 +160,10 @@ export async function watchGenerators(
 }
 
 /** The point's progress over its generators: counters summed, the worst p99s, the oldest heartbeat. */
-function sumStatus(gens: readonly Watched[]): StatusSnapshot {
+function sumStatus(gens: readonly Watched[]): StatusHash {
   const shown = gens.filter((g) => g.last !== null).map((g) => g.last!);
-  const sum = (f: keyof StatusSnapshot) => String(shown.reduce((t, s) => t + (Number(s[f]) || 0), 0));
-  const worst = (f: keyof StatusSnapshot) => {
+  const sum = (f: keyof StatusHash) => String(shown.reduce((t, s) => t + (Number(s[f]) || 0), 0));
+  const worst = (f: keyof StatusHash) => {
     const xs = shown
       .filter((s) => s[f] !== undefined && s[f] !== '')
       .map((s) => Number(s[f]))

@@ -22,7 +22,7 @@ import {
   parsePointsCsv,
   RAW_DIR,
 } from '../contract/index.ts';
-import { writeFileAtomicSync } from './atomic-file.ts';
+import { writeFileAtomicSync } from '../runtime/index.ts';
 import { ResultsFolderError, ResumeError } from './errors.ts';
 
 /** Bytes of raw data one call costs on disk (its call line plus ~1.5 attempt lines), with headroom. */

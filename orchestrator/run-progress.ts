@@ -1,8 +1,8 @@
 // Turns the running points' status polls into progress lines with ETAs for each point and the whole run
 // (one point at a time, or one per lane in parallel).
+import type { StatusHash } from '../contract/index.ts';
 import { modelMs, timeScaleOf } from '../model/index.ts';
 import type { PlannedPoint } from './plan.ts';
-import type { StatusSnapshot } from './point-watch.ts';
 import type { ProgressReporter } from './progress.ts';
 
 /** Per-point cost beyond the schedule (start, drain, row) assumed until one point has been measured. */
@@ -49,7 +49,7 @@ export class RunProgress {
   }
 
   /** A status poll of a lane's running point. */
-  status(s: StatusSnapshot, elapsedMs: number, lane = 0): void {
+  status(s: StatusHash, elapsedMs: number, lane = 0): void {
     const cur = this.running.get(lane);
     if (!cur) return;
     const { pp } = cur;

@@ -3,8 +3,8 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { formatPointsCsv, type PointRow, parsePointsCsv, rowKey } from '../contract/index.ts';
+import { writeFileAtomicSync } from '../runtime/index.ts';
 import { runPoints } from '../simulator/index.ts';
-import { writeFileAtomicSync } from './atomic-file.ts';
 import type { PlannedPoint } from './plan.ts';
 
 /** Below this many simulated calls, worker threads cost more to start than they save. */

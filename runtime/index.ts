@@ -1,5 +1,6 @@
 // The runtime part's public surface: Node-side pieces shared by the deployable parts (real clock, Redis).
 
+export { AtomicWriter, copyFileAtomic, writeFileAtomicSync } from './atomic-file.ts';
 export {
   CLOCK_SAMPLES,
   CLOCK_TIMEOUT_MS,
@@ -24,5 +25,6 @@ export { connectRedis, redactText, redactUrl, redisFromUrl, waitForReady } from 
 export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';
 export { isLocalTargetHost } from './target-host.ts';
+export { TEST_HOLD_ENV, testHold } from './test-hold.ts';
 export { type TrafficPlan, trafficLine } from './traffic-line.ts';
 export { wholeNumber, wholeNumberOption } from './whole-number.ts';

@@ -1,7 +1,7 @@
 // `hedgebench claims` as a function: a folder in, claims.csv written there, the printed text returned.
 
 import { join } from 'node:path';
-import { writeFileAtomic } from '../write-comparison.ts';
+import { writeFileAtomicSync } from '../../runtime/index.ts';
 import type { ClaimResult } from './claim-row.ts';
 import { formatClaimsCsv } from './claims-csv.ts';
 import { readClaimsInput } from './claims-input.ts';
@@ -23,7 +23,7 @@ export function writeClaims(dir: string): ClaimsOutcome {
   const input = readClaimsInput(dir);
   const results = evaluateClaims(input.rows, input.sources);
   const file = join(dir, 'claims.csv');
-  writeFileAtomic(file, formatClaimsCsv(results));
+  writeFileAtomicSync(file, formatClaimsCsv(results));
   const text = formatClaimsTable(CLAIMS, results, input.sources);
   return { results, sources: input.sources, text, notes: input.notes, file };
 }

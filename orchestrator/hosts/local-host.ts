@@ -2,11 +2,12 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, copyFile, mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
+import { copyFileAtomic, writeFileAtomicSync } from '../../runtime/index.ts';
 import { HostCommandError, HostTimeoutError } from './errors.ts';
 import type { ExecOptions, ExecResult, Host, StartOptions, StopOptions } from './host.ts';
 import { checkArgv, checkEnvName, checkFileName, checkPid } from './names.ts';
@@ -148,10 +149,7 @@ class LocalHost implements Host {
     await this.#ensureDir();
     await mkdir(dirname(path), { recursive: true });
     // Written under a temp name with its final mode from the start, so a secret is never briefly world-readable.
-    const tmp = `${path}.tmp-${process.pid}`;
-    await writeFile(tmp, content, { mode });
-    await chmod(tmp, mode);
-    await rename(tmp, path);
+    writeFileAtomicSync(path, content, mode);
     return path;
   }
 
@@ -170,10 +168,7 @@ class LocalHost implements Host {
       return path;
     }
     await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}`;
-    await copyFile(src, tmp);
-    await chmod(tmp, srcStat.mode & 0o777);
-    await rename(tmp, path);
+    await copyFileAtomic(src, path, srcStat.mode & 0o777);
     return path;
   }
 

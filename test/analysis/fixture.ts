@@ -11,6 +11,8 @@ import {
   CALL_FIELDS_ADDED,
   formatLoad,
   formatPointsCsv,
+  formatStatusJson,
+  type LoadSummary,
   type PointRow,
   RowBuilder,
 } from '../../contract/index.ts';
@@ -196,24 +198,56 @@ function writeRaw(dir: string, slug: string, p: FixturePoint, calls: SyntheticCa
     `${[legacy(ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED), ...attemptLines].join('\n')}\n`,
   );
   const collapsed = (p.growthMs ?? 0) > 0;
+  // The generator samples in flight in seconds since its t0 (LoadSummary.inflight.timeline).
   const timeline = calls
     .filter((_, i) => i % 10 === 0)
-    .map((c) => [Math.round(c.intended), collapsed ? c.call : 3]);
-  const status = {
+    .map((c): [number, number] => [Math.round(c.intended) / 1000, collapsed ? c.call : 3]);
+  const measured = calls.length - warm;
+  const reasons = p.valid === false ? ['send-lag p99 2.5 ms exceeds the threshold 1 ms'] : [];
+  const summary: LoadSummary = {
     state: 'done',
-    summary: {
+    error: null,
+    target: 'http://127.0.0.1:1',
+    config: p.config,
+    load: p.load,
+    seed: 1,
+    calls: p.calls,
+    warmupCalls: warm,
+    sent: p.calls,
+    completed: p.calls,
+    abandoned: 0,
+    measured: { ok: measured, rejected: 0, failed: 0, hedged: 0, skipped: 0 },
+    attemptsUnwritten: 0,
+    attemptFailures: {},
+    latency: { p50Ms: null, p99Ms: null, maxMs: null },
+    overhead: null,
+    durationMs: 1000,
+    cpuCores: 0.1,
+    dispatchLag: { p50Ms: 0.01, p99Ms: 0.02, maxMs: 0.03 },
+    selfCheck: {
+      sendLag: { n: measured, p50Ms: 0.05, p99Ms: 0.4, maxMs: 1.2, thresholdMs: 1 },
+      rate: {
+        targetPerS: 100,
+        achievedPerS: 100,
+        schedulePerS: 100,
+        errorVsTarget: 0,
+        errorVsSchedule: 0,
+        tolerance: 0.02,
+        toleranceVsTarget: 0.02,
+      },
+      arrivals: { test: 'anderson-darling', sampleSize: 100, statistic: 0.5, critical: 5, passed: true },
       valid: p.valid ?? true,
-      reasons: p.valid === false ? ['send-lag p99 2.5 ms exceeds the threshold 1 ms'] : [],
-      sendLag: { p50: 0.05, p99: 0.4, max: 1.2 },
-      achievedRate: 100,
-      targetRate: 100,
-      collapsed,
-      ...(collapsed ? { collapseReason: 'in-flight attempts reached the cap 20000' } : {}),
-      inflightTimeline: timeline,
-      recorder: { written: calls.length, dropped: 0 },
+      reasons,
     },
+    inflight: { max: collapsed ? p.calls : 3, cap: 20_000, timeline },
+    collapsed,
+    collapseReason: collapsed ? 'in-flight attempts reached the cap 20000' : null,
+    recorder: { written: calls.length, dropped: 0, failedBatches: 0 },
+    clock: null,
+    valid: p.valid ?? true,
+    reasons,
   };
-  writeFileSync(join(dir, 'raw', `${slug}.status.json`), `${JSON.stringify(status, null, 2)}\n`);
+  writeFileSync(join(dir, 'raw', `${slug}.status.json`), formatStatusJson({ state: 'done', summary }));
 }
 
 // The fixture writes raw files as hedgebench wrote them before attribution: readers must keep reading them.

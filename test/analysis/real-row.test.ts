@@ -92,9 +92,9 @@ const STATUS = {
   summary: {
     valid: true,
     reasons: [],
-    sendLag: { p50: 0.02, p99: 0.05, max: 0.06 },
+    selfCheck: { sendLag: { n: 5, p50Ms: 0.02, p99Ms: 0.05, maxMs: 0.06, thresholdMs: 1 } },
     collapsed: false,
-    recorder: { written: 5, dropped: 0 },
+    recorder: { written: 5, dropped: 0, failedBatches: 0 },
   },
 };
 
@@ -159,7 +159,7 @@ describe('realRowFromRaw', () => {
     expect(rp.collapseReasons).toEqual(['in-flight cap 20000 reached']);
   });
 
-  it('reads the load generator’s own LoadResult shape (selfCheck.sendLag, inflight.timeline in s)', () => {
+  it('reads the load generator’s whole summary (selfCheck.sendLag, inflight.timeline in s)', () => {
     const loadResult = {
       state: 'done',
       summary: {

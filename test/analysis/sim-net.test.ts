@@ -103,7 +103,11 @@ function writeMeasured(dir: string, p: Point, withWriteTimes: boolean): void {
   );
   const status = {
     state: 'done',
-    summary: { valid: true, reasons: [], sendLag: { p50: 0, p99: 0, max: 0 } },
+    summary: {
+      valid: true,
+      reasons: [],
+      selfCheck: { sendLag: { n: 1, p50Ms: 0, p99Ms: 0, maxMs: 0, thresholdMs: 1 } },
+    },
   };
   writeFileSync(join(dir, 'raw', `${slug}.status.json`), `${JSON.stringify(status)}\n`);
 }

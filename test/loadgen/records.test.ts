@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALL_FIELDS, type CallRecord, redisKeys } from '../../contract/index.ts';
+import { CALL_FIELDS, type CallRecord, loadSummarySchema, redisKeys } from '../../contract/index.ts';
 import type { LoadResult } from '../../loadgen/index.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
 import { type ModelParams, referenceConfig } from '../../model/index.ts';
@@ -86,6 +86,8 @@ describe('records in Redis', () => {
     expect(summary.measured.ok + summary.measured.rejected + summary.measured.failed).toBe(270);
     expect(summary.selfCheck.sendLag.n).toBe(270);
     expect(summary).toEqual(JSON.parse(JSON.stringify(result)));
+    // What it wrote is the contract's summary, every field of it (strict: no top-level field it does not declare).
+    expect(loadSummarySchema.strict().safeParse(summary).success).toBe(true);
   });
 
   it('refuses to run a point whose calls stream already holds records', async () => {

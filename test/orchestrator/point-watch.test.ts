@@ -2,9 +2,9 @@
 // a dead target, the time budget, an interruption.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusHash } from '../../contract/index.ts';
 import {
   type GeneratorWatch,
-  type StatusSnapshot,
   type WatchCommon,
   type WatchOutcome,
   watchGenerators,
@@ -159,7 +159,7 @@ describe('watchGenerators: the K load generators of a `clients: K` point', () =>
   it('shows their summed progress and ends only when every one is done', async () => {
     const gens = generators(2);
     const stops = gens.map((g) => heartbeat(g.statusKey, { completed: '10', inflight: '2' }));
-    const seen: StatusSnapshot[] = [];
+    const seen: StatusHash[] = [];
     // Client 0 is done early; the point goes on until client 1 is done too.
     setTimeout(() => {
       stops[0]!();

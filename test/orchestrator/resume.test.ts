@@ -1,7 +1,9 @@
 // Resume after the orchestrator is SIGKILLed mid-run: agents the killed run left behind are found and
 // stopped, every point ends up measured exactly once, none is lost. Real CLI processes throughout. The
 // kill lands at an exact protocol step (HEDGEBENCH_TEST_KILL_AT, orchestrator/fault-point.ts): right after
-// the second point's load generator started, before its pid reached agents.json — the worst instant.
+// the second point's load generator started, before its pid reached agents.json — the worst instant. That
+// generator is started held (HEDGEBENCH_TEST_HOLD_AT): it waits until stopped, so the resume always finds
+// it, however fast a tiny point would have run or lapsed on its own.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,7 +59,10 @@ describe('hedgebench run --resume after SIGKILL', () => {
         reject: false,
         cwd: dir,
         timeout: 120_000,
-        env: { HEDGEBENCH_TEST_KILL_AT: 'agent-started:loadgen@2' },
+        env: {
+          HEDGEBENCH_TEST_KILL_AT: 'agent-started:loadgen@2',
+          HEDGEBENCH_TEST_HOLD_AT: 'agent-start:loadgen@2',
+        },
       },
     );
     expect(first.signal).toBe('SIGKILL');
@@ -70,7 +75,8 @@ describe('hedgebench run --resume after SIGKILL', () => {
     const lg = agents.find((a) => a.role === 'loadgen');
     expect(lg?.pid).toBe(0);
     expect(lg?.token).toMatch(/^[0-9a-f]{16}$/);
-    // The killed run leaves its agents until their lease lapses (120 s here: the resume comes first).
+    // The killed run leaves its agents until their lease lapses (120 s here: the resume comes first), the
+    // held generator among them: it has not even written a status.
     expect((await processesMentioning(`hb-lease-${lg?.token}`)).length).toBeGreaterThanOrEqual(3);
     expect(await redisOfRunAlive(out)).toBe(true);
 

@@ -1,6 +1,8 @@
-// Durable file writes: a reader (or a resumed run) sees the old file or the new one, never half of one.
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+// Durable file writes, the one way every part writes a file a reader may open meanwhile: a temp file beside
+// it, fsynced, renamed over it, the folder fsynced — so a reader (or a resumed run) sees the old file or the
+// new one, never half of one, even after a crash.
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmod, copyFile, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** Flushes a folder's entry table, so a rename inside it survives a crash. */
@@ -17,12 +19,17 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Writes `content` to a temp file next to `path`, fsyncs it, renames it over `path`, fsyncs the folder. */
-export function writeFileAtomicSync(path: string, content: string): void {
+/**
+ * Writes `content` to a temp file next to `path`, fsyncs it, renames it over `path`, fsyncs the folder.
+ * With `mode` the file has exactly that mode from the start (whatever the umask): a secret is never
+ * briefly readable by others.
+ */
+export function writeFileAtomicSync(path: string, content: string, mode?: number): void {
   const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w', 0o644);
+  const fd = openSync(tmp, 'w', mode ?? 0o644);
   let fdOpen = true;
   try {
+    if (mode !== undefined) fchmodSync(fd, mode);
     writeSync(fd, content);
     fsyncSync(fd);
     fdOpen = false;
@@ -79,4 +86,24 @@ export class AtomicWriter {
     }
     await unlink(this.tmp).catch(() => {});
   }
+}
+
+/** Copies `src` to `path` the same way (temp copy with `mode`, fsync, rename, folder fsync). */
+export async function copyFileAtomic(src: string, path: string, mode: number): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    await copyFile(src, tmp);
+    await chmod(tmp, mode);
+    const fh = await open(tmp, 'r+');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+  fsyncDir(dirname(path));
 }
