@@ -9,7 +9,7 @@ export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } fr
 export { percentileRanks } from './percentile-ci.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './raw-files.ts';
 export { readRealPoint, realRowFromRaw } from './real-row.ts';
-export { analyzeRun } from './run-analysis.ts';
+export { analyzeRun, everyPoint } from './run-analysis.ts';
 export { sampleMismatches } from './sample-mismatch.ts';
 export {
   AUTO_MARGIN,

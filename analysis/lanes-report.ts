@@ -6,7 +6,7 @@ import { formatLoad } from '../contract/index.ts';
 import { configLabel } from './point-label.ts';
 import { ms, POINT_ID_HEAD } from './report.ts';
 import type { Block } from './report-doc.ts';
-import type { RunAnalysis } from './run-analysis.ts';
+import { everyPoint, type RunAnalysis } from './run-analysis.ts';
 
 interface LaneHosts {
   target?: { address?: string } | { address?: string }[];
@@ -27,7 +27,7 @@ function hostsOf(hosts: unknown, lane: number): string {
 export function lanesBlocks(a: RunAnalysis): Block[] {
   const lanes = a.manifest.raw.lanes;
   if (lanes === undefined || lanes < 2) return [];
-  const all = [...(a.calibrationPoint ? [a.calibrationPoint] : []), ...a.points];
+  const all = everyPoint(a);
   const head = [...POINT_ID_HEAD, 'lane', 'hosts', 'state', 'real p99 ms'];
   const rows = all.map((p) => [
     configLabel(p),

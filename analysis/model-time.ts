@@ -1,4 +1,4 @@
-// A dilated point's raw files read in model time (DESIGN.md §6): raw/ keeps the wall clock's milliseconds,
+// A dilated point's raw files read in model time (docs/time-scale.md): raw/ keeps the wall clock's milliseconds,
 // and every figure the analysis derives from them — rows, attribution, self-checks, charts — is in the
 // model's, wall ÷ k. Each reader of raw files passes what it read through here once, before any use.
 

@@ -22,7 +22,7 @@ import { METRIC_DECIMALS, RATE_TOLERANCE } from './verdict.ts';
 export interface ChartRef {
   file: string;
   title: string;
-  kind: 'agreement' | 'latency' | 'collapse' | 'attribution';
+  kind: 'agreement' | 'latency' | 'collapse' | 'attribution' | 'time-scale';
 }
 
 const DASH = '—';
@@ -252,7 +252,7 @@ function attributionBlocks(a: RunAnalysis): Block[] {
 
 function reasonsBlock(a: RunAnalysis): Block[] {
   const items: string[] = [];
-  for (const p of [...(a.calibrationPoint ? [a.calibrationPoint] : []), ...a.points]) {
+  for (const p of everyPoint(a)) {
     const where = `${configLabel(p)} at ${formatLoad(p.id.load)} (${p.id.cancellation}, seed ${p.id.seed})`;
     if (p.real && !p.real.valid)
       items.push(`${where} — invalid: ${p.invalidReasons.join('; ') || 'no reason recorded'}`);
@@ -290,7 +290,12 @@ function headerBlocks(a: RunAnalysis): Block[] {
       text: `Matrix \`${m.name}\`: ${m.configs.length} configurations × ${m.loads.length} loads × ${m.cancellation.length} cancellation modes × ${m.seeds.length} seeds, ${m.calls} calls per point (the first ${Math.round(m.warmupFraction * 100)} % not measured), ${m.model.workers} workers. Created ${mf.createdAt ?? '?'}, finished ${mf.finishedAt ?? 'not finished'}; git ${mf.gitCommit ?? 'unknown'}; Node ${mf.node ?? '?'}; machine: ${machine}; hosts: ${hosts}.`,
     },
     { kind: 'paragraph', text: `**${formatSummaryLine(a.summary)}**` },
-    { kind: 'paragraph', text: `**${formatCalibrationLine(a.calibration)}**` },
+    ...(a.calibrations.length > 1 ? a.calibrations : [{ calibration: a.calibration, k: 1 }]).map(
+      (c): Block => ({
+        kind: 'paragraph',
+        text: `**${a.calibrations.length > 1 ? `time scale ${c.k}: ` : ''}${formatCalibrationLine(c.calibration)}**`,
+      }),
+    ),
   ];
   const done = a.points.filter((p) => p.entry.state === 'done').length;
   if (done < a.points.length || a.notes.length > 0) {
@@ -319,10 +324,12 @@ export function chartBlocks(charts: readonly ChartRef[], simulationOnly = false)
 export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block[] {
   const tol = RATE_TOLERANCE;
   const agreement = charts.filter((c) => c.kind === 'agreement');
-  const others = charts.filter((c) => c.kind !== 'agreement');
+  const curve = charts.filter((c) => c.kind === 'time-scale');
+  const others = charts.filter((c) => c.kind !== 'agreement' && c.kind !== 'time-scale');
   return [
     ...headerBlocks(a),
     ...timeScaleBlocks(a),
+    ...curve.map((c): Block => ({ kind: 'chart', file: c.file, title: c.title })),
     ...foreignBlocks(a),
     ...claimsBlocks(a),
     { kind: 'heading', level: 2, text: 'Where simulation and measurement agree' },

@@ -14,8 +14,10 @@ import {
   type ManifestPoint,
   type PointRow,
   parsePointsCsv,
+  pointKey,
   rowKey,
 } from '../contract/index.ts';
+import { calibrationCandidates, timeScaleOf } from '../model/index.ts';
 import type { Attribution } from './attribution.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
 import {
@@ -69,6 +71,22 @@ export interface PointAnalysis {
   clientSide?: boolean;
 }
 
+/** The calibration point of one time scale and what it measured. */
+export interface TimeScaleCalibration {
+  k: number;
+  point: PointAnalysis;
+  calibration: Calibration | null;
+}
+
+/** The calibration a point is judged with: its own time scale's (the first one's when that scale has none). */
+export function calibrationOf(
+  a: Pick<RunAnalysis, 'calibrations' | 'calibration'>,
+  p: Pick<PointAnalysis, 'entry'>,
+): Calibration | null {
+  const k = timeScaleOf(p.entry);
+  return a.calibrations.find((c) => c.k === k)?.calibration ?? a.calibration;
+}
+
 /** The analysis of a whole run. */
 export interface RunAnalysis {
   runDir: string;
@@ -77,6 +95,8 @@ export interface RunAnalysis {
   points: PointAnalysis[];
   calibrationPoint: PointAnalysis | null;
   calibration: Calibration | null;
+  /** Each time scale's calibration point and calibration, smallest k first; the first is the two above. */
+  calibrations: TimeScaleCalibration[];
   /** comparison.csv's rows: the calibration lines first, then every point × metric. */
   comparison: ComparisonRow[];
   summary: ComparisonSummary;
@@ -205,28 +225,31 @@ export function analyzeRun(runDir: string): RunAnalysis {
   };
 
   const all = manifest.points.map(analyse);
-  const flagged = all.filter((p) => p.entry.calibration === true);
-  let calibrationPoint: PointAnalysis | null = flagged[0] ?? null;
-  if (flagged.length > 1)
-    notes.push(`${flagged.length} calibration points; the first (${describe(flagged[0].entry)}) is used`);
   const points = all.filter((p) => p.entry.calibration !== true);
-  const mc = manifest.matrix.calibration;
-  if (!calibrationPoint && mc !== false) {
-    // The matrix's calibration point coincides with one of its own points: that point serves, and stays judged.
-    const key = `no hedge|${formatLoad(mc.load)}|${manifest.matrix.cancellation[0]}|${manifest.matrix.seeds[0]}`;
-    calibrationPoint = points.find((p) => p.key === key) ?? null;
+  // One calibration point per time scale (model/matrix.ts): a point is judged with its own scale's. One the
+  // matrix already has (same key) serves, and stays judged.
+  const calibrations: TimeScaleCalibration[] = [];
+  for (const cand of calibrationCandidates(manifest.matrix)) {
+    const key = pointKey(cand);
+    const k = timeScaleOf(cand);
+    const flagged = all.find((p) => p.entry.calibration === true && timeScaleOf(p.entry) === k);
+    const point = flagged ?? points.find((p) => p.key === key);
+    if (point === undefined) continue;
+    calibrations.push({ k, point, calibration: calibrationFromRows(point.id, point.sim, point.real) });
   }
-  const calibration = calibrationPoint
-    ? calibrationFromRows(calibrationPoint.id, calibrationPoint.sim, calibrationPoint.real)
-    : null;
+  const first = calibrations[0];
+  const calibrationPoint = first?.point ?? null;
+  const calibration = first?.calibration ?? null;
 
   const comparison: ComparisonRow[] = [];
-  if (calibrationPoint && calibrationPoint.entry.calibration === true) {
-    calibrationPoint.rows = calibrationRows(calibrationPoint);
-    comparison.push(...calibrationPoint.rows);
+  for (const c of calibrations) {
+    if (c.point.entry.calibration !== true) continue;
+    c.point.rows = calibrationRows(c.point);
+    comparison.push(...c.point.rows);
   }
+  const partial: Pick<RunAnalysis, 'calibrations' | 'calibration'> = { calibrations, calibration };
   for (const p of points) {
-    p.rows = comparePoint(p, calibration);
+    p.rows = comparePoint(p, calibrationOf(partial, p));
     comparison.push(...p.rows);
   }
   const compared = points.filter((p) => p.sim && p.real).length;
@@ -236,19 +259,20 @@ export function analyzeRun(runDir: string): RunAnalysis {
     points,
     calibrationPoint,
     calibration,
+    calibrations,
     comparison,
     summary: summarize(comparison, points.length, compared),
     notes,
     simSeeds: rows.filter((r) => r.source === 'sim').map((r) => r.seed),
     simulationOnly: false,
-    simNet: analyzeSimNet(runDir, manifest.matrix, points, calibrationPoint),
+    simNet: analyzeSimNet(runDir, manifest.matrix, points, calibrations),
   };
 }
 
 /** The run's points.csv rows with every real row replaced by the one recomputed from raw/ (same order). */
 export function recomputedPointRows(a: RunAnalysis): PointRow[] {
   const fresh = new Map<string, PointRow>();
-  for (const p of [...a.points, ...(a.calibrationPoint ? [a.calibrationPoint] : [])]) {
+  for (const p of everyPoint(a)) {
     if (p.realSource === 'raw' && p.real) fresh.set(p.key, p.real);
   }
   const out: PointRow[] = [];
@@ -264,8 +288,8 @@ export function recomputedPointRows(a: RunAnalysis): PointRow[] {
   return out;
 }
 
-/** Every point of the run once, the calibration point first (it may also be one of the matrix's points). */
-export function everyPoint(a: RunAnalysis): PointAnalysis[] {
-  const cal = a.calibrationPoint;
-  return cal && !a.points.includes(cal) ? [cal, ...a.points] : a.points;
+/** Every point of the run once, the calibration points first (one may also be one of the matrix's points). */
+export function everyPoint(a: Pick<RunAnalysis, 'points' | 'calibrations'>): PointAnalysis[] {
+  const cals = a.calibrations.map((c) => c.point).filter((p) => !a.points.includes(p));
+  return [...cals, ...a.points];
 }

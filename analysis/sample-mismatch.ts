@@ -3,12 +3,12 @@
 
 import { formatLoad } from '../contract/index.ts';
 import { configLabel } from './point-label.ts';
-import type { RunAnalysis } from './run-analysis.ts';
+import { everyPoint, type RunAnalysis } from './run-analysis.ts';
 
 /** Warnings for every point whose simulated and real rows were made with different calls, and for sim rows of seeds the run did not measure. */
 export function sampleMismatches(a: RunAnalysis): string[] {
   const out: string[] = [];
-  const all = a.calibrationPoint ? [a.calibrationPoint, ...a.points] : a.points;
+  const all = everyPoint(a);
   for (const p of all) {
     if (p.sim && p.real && p.sim.calls !== p.real.calls) {
       out.push(

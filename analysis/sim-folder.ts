@@ -81,6 +81,7 @@ export function analyzeSimulation(dir: string): RunAnalysis {
     },
     points,
     calibrationPoint: null,
+    calibrations: [],
     calibration: null,
     comparison: [],
     summary: summarize([], points.length, 0),

@@ -3,11 +3,12 @@
 // the gap is the transport, not the model. Pure: the analysis in, blocks out.
 
 import { formatLoad, type PointRow } from '../contract/index.ts';
+import { timeScaleOf } from '../model/index.ts';
 import { comparePoint } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { configLabel } from './point-label.ts';
 import type { Block } from './report-doc.ts';
-import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
+import { calibrationOf, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { formatSimNetLine } from './sim-net.ts';
 import { METRIC_DECIMALS } from './verdict.ts';
 
@@ -54,8 +55,11 @@ function pairs(
   let net = p.simNetRows;
   if (invalid && p.simNet) {
     const real: PointRow = { ...p.real!, valid: true };
-    sim = comparePoint({ ...p, real }, a.calibration);
-    net = comparePoint({ ...p, sim: p.simNet, real }, a.simNet.calibration);
+    sim = comparePoint({ ...p, real }, calibrationOf(a, p));
+    net = comparePoint(
+      { ...p, sim: p.simNet, real },
+      a.simNet.calibrations.get(timeScaleOf(p.entry)) ?? a.simNet.calibration,
+    );
   }
   return net.flatMap((n, i) => (sim[i]?.metric === n.metric ? [{ sim: sim[i], net: n, invalid }] : []));
 }

@@ -5,18 +5,20 @@
 import { entryKey, type ManifestPoint, type PointRow, pointKey } from '../contract/index.ts';
 import { HedgebenchError } from '../library/index.ts';
 import {
-  calibrationPoint,
+  calibrationPoints,
   describeTransport,
   expandMatrix,
   type Matrix,
   type Point,
+  type TransportParams,
+  timeScaleOf,
 } from '../model/index.ts';
 import { runPoint } from '../simulator/index.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
 import { type ComparisonSummary, calibrationRows, comparePoint, summarize } from './compare.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import { type MeasuredTransport, measuredTransport } from './net-transport.ts';
-import type { PointAnalysis } from './run-analysis.ts';
+import type { PointAnalysis, TimeScaleCalibration } from './run-analysis.ts';
 
 /** The sim+net side of a run. */
 export interface SimNetAnalysis {
@@ -26,6 +28,8 @@ export interface SimNetAnalysis {
   missing: string[];
   /** The calibration point judged with sim+net (its allowance covers what the transport leaves out). */
   calibration: Calibration | null;
+  /** Each time scale's sim+net calibration (the first one's is `calibration`). */
+  calibrations: Map<number, Calibration>;
   /** points.csv rows with source sim+net, calibration point first, then manifest order. */
   rows: PointRow[];
   /** comparison-net.csv's lines: sim+net against real. */
@@ -36,8 +40,7 @@ export interface SimNetAnalysis {
 /** The model Point a manifest entry was measured with: the matrix's own point of the same key. */
 export function entryPoint(entry: ManifestPoint, matrix: Matrix): Point | null {
   const key = entryKey(entry);
-  const cal = calibrationPoint(matrix);
-  const point = [...(cal ? [cal] : []), ...expandMatrix(matrix)].find((p) => pointKey(p) === key);
+  const point = [...calibrationPoints(matrix), ...expandMatrix(matrix)].find((p) => pointKey(p) === key);
   return point ? { ...point, calls: entry.calls } : null;
 }
 
@@ -51,6 +54,7 @@ export function noSimNet(why?: string): SimNetAnalysis {
     measured: null,
     missing: why === undefined ? [] : [why],
     calibration: null,
+    calibrations: new Map(),
     rows: [],
     comparison: [],
     summary: summarize([], 0, 0),
@@ -58,56 +62,65 @@ export function noSimNet(why?: string): SimNetAnalysis {
 }
 
 /**
- * Simulates every point with a real row (`points`, calibration point included) using the transport of
- * `calibrationPoint`; sets each point's `simNet` and `simNetRows` and returns the run's sim+net side.
+ * Simulates every point with a real row (`points`, calibration points included) using the transport its
+ * own time scale's calibration point measured (the first one's is `measured`); sets each point's `simNet`
+ * and `simNetRows` and returns the run's sim+net side.
  */
 export function analyzeSimNet(
   runDir: string,
   matrix: Matrix,
   points: readonly PointAnalysis[],
-  calibrationPoint: PointAnalysis | null,
+  calibrations: readonly TimeScaleCalibration[],
 ): SimNetAnalysis {
   const out = noSimNet();
-  if (!calibrationPoint) {
+  const byK = new Map<number, { cal: PointAnalysis; transport: TransportParams }>();
+  for (const { k, point: cal } of calibrations) {
+    if (cal.realSource !== 'raw') {
+      out.missing.push('the calibration point has no raw files to measure the transport from');
+      continue;
+    }
+    try {
+      const measured = measuredTransport(runDir, cal.entry);
+      out.measured ??= measured;
+      byK.set(k, { cal, transport: measured.transport });
+    } catch (err) {
+      out.missing.push(`no transport: ${message(err)}`);
+    }
+  }
+  if (calibrations.length === 0)
     out.missing.push('the run has no calibration point to measure its transport');
-    return out;
-  }
-  if (calibrationPoint.realSource !== 'raw') {
-    out.missing.push('the calibration point has no raw files to measure the transport from');
-    return out;
-  }
-  try {
-    out.measured = measuredTransport(runDir, calibrationPoint.entry);
-  } catch (err) {
-    out.missing.push(`no transport: ${message(err)}`);
-    return out;
-  }
-  const transport = out.measured.transport;
-  const all = points.includes(calibrationPoint) ? points : [calibrationPoint, ...points];
+  if (byK.size === 0) return out;
+  const cals = [...byK.values()].map((c) => c.cal);
+  const all = [...cals.filter((c) => !points.includes(c)), ...points];
   for (const p of all) {
-    if (!p.real) continue;
+    const at = byK.get(timeScaleOf(p.entry));
+    if (!p.real || at === undefined) continue;
     const point = entryPoint(p.entry, matrix);
     if (!point) {
       out.missing.push(`${p.key}: the matrix has no such point`);
       continue;
     }
     try {
-      p.simNet = runPoint(point, { transport }).row;
+      p.simNet = runPoint(point, { transport: at.transport }).row;
       out.rows.push(p.simNet);
     } catch (err) {
       out.missing.push(`${p.key}: ${message(err)}`);
     }
   }
-  const cal = calibrationPoint;
-  out.calibration = calibrationFromRows(cal.id, cal.simNet, cal.real);
-  if (cal.entry.calibration === true && cal.simNet) {
-    cal.simNetRows = calibrationRows({ ...cal, sim: cal.simNet });
-    out.comparison.push(...cal.simNetRows);
+  const allowance = new Map<number, Calibration>();
+  for (const [k, { cal }] of byK) {
+    allowance.set(k, calibrationFromRows(cal.id, cal.simNet, cal.real));
+    if (cal.entry.calibration === true && cal.simNet) {
+      cal.simNetRows = calibrationRows({ ...cal, sim: cal.simNet });
+      out.comparison.push(...cal.simNetRows);
+    }
   }
+  out.calibration = allowance.get(calibrations[0]?.k ?? 1) ?? null;
+  out.calibrations = allowance;
   let judged = 0;
   for (const p of points) {
     if (!p.simNet) continue;
-    p.simNetRows = comparePoint({ ...p, sim: p.simNet }, out.calibration);
+    p.simNetRows = comparePoint({ ...p, sim: p.simNet }, allowance.get(timeScaleOf(p.entry)) ?? null);
     out.comparison.push(...p.simNetRows);
     judged++;
   }

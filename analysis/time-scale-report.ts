@@ -1,8 +1,10 @@
-// The report's words on the dilated clock (DESIGN.md §6): that a run was dilated, by how much and what it
+// The report's words on the dilated clock (docs/time-scale.md): that a run was dilated, by how much and what it
 // cost in wall time, and — with several time scales — the fidelity curve: how often the real clock agrees
 // with the model at each k, per load, and from which k it agrees on this machine.
 
+import type { TopLevelSpec } from 'vega-lite';
 import { arrivalRatePerMs, formatLoad, timeScaleOf } from '../model/index.ts';
+import { SCHEMA } from './charts.ts';
 import type { Block } from './report-doc.ts';
 import type { PointAnalysis, RunAnalysis } from './run-analysis.ts';
 
@@ -105,4 +107,47 @@ export function timeScaleBlocks(a: RunAnalysis): Block[] {
 function minutes(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** The fidelity curve as a chart: agreement (%) against k on a log axis, one line per load and one for all. */
+export function fidelityCurveSpec(title: string, curve: readonly CurvePoint[]): TopLevelSpec {
+  const values = curve.flatMap((c) => [
+    { k: c.k, series: 'all loads', pct: c.metrics > 0 ? (100 * c.agrees) / c.metrics : null },
+    ...[...c.byLoad].map(([load, l]) => ({
+      k: c.k,
+      series: `load ${load}`,
+      pct: l.metrics > 0 ? (100 * l.agrees) / l.metrics : null,
+    })),
+  ]);
+  return {
+    $schema: SCHEMA,
+    title,
+    width: 420,
+    height: 240,
+    data: { values },
+    layer: [
+      {
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: { field: 'k', type: 'quantitative', scale: { type: 'log' }, title: 'time scale k' },
+          y: {
+            field: 'pct',
+            type: 'quantitative',
+            scale: { domain: [0, 100] },
+            title: 'metrics that agree (%)',
+          },
+          color: { field: 'series', type: 'nominal', title: null },
+          tooltip: [
+            { field: 'series', type: 'nominal' },
+            { field: 'k', type: 'quantitative' },
+            { field: 'pct', type: 'quantitative', format: '.0f' },
+          ],
+        },
+      },
+      {
+        mark: { type: 'rule', strokeDash: [4, 4], color: 'grey' },
+        encoding: { y: { datum: CURVE_GOAL * 100 } },
+      },
+    ],
+  } as TopLevelSpec;
 }

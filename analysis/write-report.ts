@@ -25,6 +25,7 @@ import { type Block, toHtml, toMarkdown } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { analyzeSimulation, isSimulationFolder } from './sim-folder.ts';
 import { simulationBlocks, simulationTitle } from './sim-report.ts';
+import { fidelityCurve, fidelityCurveSpec } from './time-scale-report.ts';
 import { compareRunFolder } from './write-comparison.ts';
 
 /** What `report` produced. */
@@ -109,6 +110,13 @@ export async function renderCharts(a: RunAnalysis): Promise<{ refs: ChartRef[]; 
   const refs: ChartRef[] = [];
   const svgs = new Map<string, string>();
   await agreementCharts(a, refs, svgs);
+  const curve = a.simulationOnly ? [] : fidelityCurve(a.points);
+  if (curve.length > 1) {
+    const file = 'charts/fidelity-curve.svg';
+    const title = 'Fidelity curve: the share of metrics that agree, against the time scale k';
+    svgs.set(file, await renderSvg(fidelityCurveSpec(title, curve)));
+    refs.push({ file, title, kind: 'time-scale' });
+  }
   await latencyCharts(a, refs, svgs);
   const parts = attributionData(everyPoint(a));
   if (parts.length > 0) {

@@ -5,15 +5,18 @@
 // p99 ≤ 2 ms at every non-collapsed point, no point invalid, ≥ 90 % of the metrics of non-collapsed points
 // `agrees`. Measure with nothing else running.
 //
-//   npx tsx bench/fidelity.ts [--reps 3] [--matrix experiments/quick.json] [--calls N] [--keep]
+//   npx tsx bench/fidelity.ts [--reps 3] [--matrix experiments/quick.json] [--calls N] [--time-scale K]
+//                             [--lanes N] [--keep]
 //
+// Latencies are in model ms (a dilated run's wall-clock ms ÷ k, docs/time-scale.md); "cores" is the whole
+// machine's busy CPU over the run's wall time (/proc/stat), which is what lanes compete for.
 // Runs the built CLI (dist/; `npm run build` first) in a child process, exactly as a user would.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { analyzeRun, formatSummaryLine } from '../analysis/index.ts';
+import { analyzeRun, everyPoint, formatSummaryLine } from '../analysis/index.ts';
 import { percentileOf } from '../contract/index.ts';
 
 const { values: args } = parseArgs({
@@ -21,6 +24,8 @@ const { values: args } = parseArgs({
     reps: { type: 'string', default: '3' },
     matrix: { type: 'string', default: 'experiments/quick.json' },
     calls: { type: 'string' },
+    'time-scale': { type: 'string' },
+    lanes: { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -28,6 +33,14 @@ const repo = join(import.meta.dirname, '..');
 const cli = join(repo, 'dist', 'hedgebench.mjs');
 const reps = Number(args.reps);
 const base = mkdtempSync(join(tmpdir(), 'hb-fidelity-'));
+const totals: string[] = [];
+// Busy and total jiffies of the whole machine (the first line of /proc/stat).
+function cpuTicks(): { busy: number; all: number } {
+  const v = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = v[3] + (v[4] ?? 0);
+  const all = v.reduce((a, b) => a + b, 0);
+  return { busy: all - idle, all };
+}
 const f = (x: number | null | undefined, d = 2) =>
   x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d);
 
@@ -36,27 +49,40 @@ console.log(
 );
 for (let r = 1; r <= reps; r++) {
   const out = join(base, `run-${r}`);
-  const extra = args.calls ? ['--calls', args.calls] : [];
+  const extra = [
+    ...(args.calls ? ['--calls', args.calls] : []),
+    ...(args['time-scale'] ? ['--time-scale', args['time-scale']] : []),
+    ...(args.lanes ? ['--lanes', args.lanes] : []),
+  ];
+  const c0 = cpuTicks();
   const t0 = Date.now();
-  const res = await execa('node', [cli, 'run', '--matrix', join(repo, args.matrix), '--out', out, ...extra], {
-    reject: false,
-    cwd: repo,
-  });
+  const res = await execa(
+    'node',
+    [cli, 'run', '--matrix', resolve(repo, args.matrix), '--out', out, ...extra],
+    {
+      reject: false,
+      cwd: repo,
+    },
+  );
   const wall = (Date.now() - t0) / 1000;
+  const c1 = cpuTicks();
+  const cores = ((c1.busy - c0.busy) / (c1.all - c0.all)) * availableParallelism();
   const a = analyzeRun(out);
-  console.log(`\n## run ${r}: exit ${res.exitCode}, ${wall.toFixed(0)} s — ${formatSummaryLine(a.summary)}`);
+  console.log(
+    `\n## run ${r}: exit ${res.exitCode}, ${wall.toFixed(0)} s, ${cores.toFixed(2)} cores — ${formatSummaryLine(a.summary)}`,
+  );
   console.log(
     'point | overshoot p99 | loop delay p99 | transit p99 | send lag p99 | real p99 / sim p99 | valid | reasons',
   );
   let judged = 0;
   let agrees = 0;
-  for (const p of [...(a.calibrationPoint ? [a.calibrationPoint] : []), ...a.points]) {
+  for (const p of everyPoint(a)) {
     const status = JSON.parse(readFileSync(join(out, 'raw', `${p.entry.slug}.status.json`), 'utf8'));
     const tc = status.target_check ?? {};
     const at = p.attribution;
     const transit = at && at.n > 0 ? percentileOf(at.transit, 99) : Number.NaN;
     const collapsed = p.real?.collapsed || p.sim?.collapsed;
-    if (!collapsed && p !== a.calibrationPoint) {
+    if (!collapsed && p.entry.calibration !== true) {
       for (const row of p.rows) {
         judged++;
         if (row.verdict === 'agrees') agrees++;
@@ -76,9 +102,17 @@ for (let r = 1; r <= reps; r++) {
       ].join(' | '),
     );
   }
-  console.log(
-    `non-collapsed points: ${agrees} of ${judged} metrics agree (${f((100 * agrees) / Math.max(1, judged), 0)} %)`,
-  );
+  const invalid = a.points.filter((p) => p.real && !p.real.valid).length;
+  const line = `run ${r}: ${agrees} of ${judged} metrics of non-collapsed points agree (${f((100 * agrees) / Math.max(1, judged), 0)} %), ${invalid} of ${a.points.length} points invalid, ${wall.toFixed(0)} s, ${cores.toFixed(2)} cores`;
+  console.log(line);
+  totals.push(line);
 }
+const flags = [
+  args['time-scale'] && `--time-scale ${args['time-scale']}`,
+  args.lanes && `--lanes ${args.lanes}`,
+]
+  .filter(Boolean)
+  .join(' ');
+console.log(`\n## summary (${args.matrix}${flags ? ` ${flags}` : ''})\n${totals.join('\n')}`);
 if (!args.keep) rmSync(base, { recursive: true, force: true });
 else console.log(`\nrun folders kept in ${base}`);

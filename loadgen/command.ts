@@ -134,7 +134,7 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
         type: 'number',
         default: 1,
         describe:
-          'Run the point k times slower: every duration of --config and --model (and the thresholds) × k, the rate ÷ k (DESIGN.md §6)',
+          'Run the point k times slower: every duration of --config and --model (and the thresholds) × k, the rate ÷ k (docs/time-scale.md)',
       })
       .option('server-timing', {
         type: 'boolean',

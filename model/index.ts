@@ -27,7 +27,9 @@ export {
   referenceConfig,
 } from './hedge-config.ts';
 export {
+  calibrationCandidates,
   calibrationPoint,
+  calibrationPoints,
   expandMatrix,
   FAIL_ON_VERDICTS,
   type FailOnVerdict,

@@ -277,7 +277,7 @@ export interface Matrix extends ReplicaFields {
   /** Client counts to sweep: each point's arrivals split across K independent clients; absent = 1. */
   clients?: number[];
   /**
-   * Time scales to sweep (DESIGN.md §6, model/time-scale.ts): each point runs with every duration × k and
+   * Time scales to sweep (docs/time-scale.md, model/time-scale.ts): each point runs with every duration × k and
    * every rate ÷ k; absent = [1]. "auto" = the run picks k from this machine's measured harness delays.
    */
   timeScale?: number[] | 'auto';
@@ -516,32 +516,38 @@ function transportVariants(
 }
 
 /**
- * The calibration point (`no hedge`, low load, first cancellation mode, first seed), or null when the
- * matrix has none or already contains a point with the same key (that point then serves).
+ * The calibration points (`no hedge`, low load, first cancellation mode, first seed, first transport): one
+ * per time scale, since the harness overhead each measures is that scale's. A point whose key the matrix
+ * already has is left out (that point serves); none when the matrix has no calibration.
  */
-export function calibrationPoint(m: Matrix): Point | null {
-  if (m.calibration === false) return null;
-  const p: Point = {
-    config: structuredClone(referenceConfig('no hedge')!),
-    load: m.calibration.load,
-    cancellation: m.cancellation[0],
-    seed: m.seeds[0],
-    calls: m.calibration.calls,
-    warmupFraction: m.warmupFraction,
-    model: m.model,
-    // Over the first transport and at the first time scale: the harness overhead it measures is theirs.
-    ...calibrationDims(m),
-  };
-  const key = pointKey(p);
-  return expandMatrix(m).some((q) => pointKey(q) === key) ? null : p;
+export function calibrationPoints(m: Matrix): Point[] {
+  const keys = new Set(expandMatrix(m).map(pointKey));
+  return calibrationCandidates(m).filter((p) => !keys.has(pointKey(p)));
 }
 
-function calibrationDims(m: Matrix): { dims?: PointDims } {
-  const dims = withTimeScale(
-    m.transport?.[0] === 'grpc' ? { transport: 'grpc' } : undefined,
-    timeScales(m)[0],
-  );
-  return dims === undefined ? {} : { dims };
+/** The first calibration point (the first time scale's), or null; see calibrationPoints. */
+export function calibrationPoint(m: Matrix): Point | null {
+  const [first] = calibrationCandidates(m);
+  return first === undefined || expandMatrix(m).some((q) => pointKey(q) === pointKey(first)) ? null : first;
+}
+
+/** Every time scale's calibration point, whether or not the matrix has one of the same key. */
+export function calibrationCandidates(m: Matrix): Point[] {
+  const c = m.calibration;
+  if (c === false) return [];
+  return timeScales(m).map((k) => {
+    const dims = withTimeScale(m.transport?.[0] === 'grpc' ? { transport: 'grpc' } : undefined, k);
+    return {
+      config: structuredClone(referenceConfig('no hedge')!),
+      load: c.load,
+      cancellation: m.cancellation[0],
+      seed: m.seeds[0],
+      calls: c.calls,
+      warmupFraction: m.warmupFraction,
+      model: m.model,
+      ...(dims === undefined ? {} : { dims }),
+    };
+  });
 }
 
 /** What the command line may override in a matrix (--calls, --seed, --time-scale). */

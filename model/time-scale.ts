@@ -1,4 +1,4 @@
-// The dilated clock (DESIGN.md §6): the model has no unit of time of its own, so a point run k times slower
+// The dilated clock (docs/time-scale.md): the model has no unit of time of its own, so a point run k times slower
 // — every duration × k, every rate ÷ k — goes through the same states, while the harness's own fixed
 // milliseconds shrink to 1/k of the model's. This file is the one place that knows what dilates: every
 // executor (simulator, target server, load generator) runs `dilatePoint(p)`, and results read wall-clock

@@ -1,6 +1,7 @@
 // Lanes: what runs one point (its target host(s) and load-generator host(s)). A run of L lanes measures L points
 // at a time, in parallel, all writing to the one Redis; the count comes from the hosts file's `lanes`, or
 // locally from `--lanes` (L sets of processes on this machine, sharing its cores).
+import { availableParallelism } from 'node:os';
 import type { AgentRegistry } from './agent-registry.ts';
 import type { Deployed } from './deploy.ts';
 import { RunOptionError } from './errors.ts';
@@ -30,22 +31,76 @@ function checkLaneCount(n: number): number {
 }
 
 /**
- * The run's lane count: the hosts file's lanes; else `--lanes`; else, on --resume, what the run had; else 1.
+ * Cores one lane of the quick preset keeps busy on the undilated clock, everything on one machine (target,
+ * load generator, its share of Redis and the orchestrator): measured 0.88 cores on the 2-core VM
+ * (bench/RESULTS.md, "The dilated clock"). At time scale k a lane needs about 1/k of it.
+ */
+export const LANE_CORES = 0.9;
+/** `--lanes auto` keeps the lanes' CPU under this share of the machine's cores, so each lane stays quiet. */
+export const LANE_CPU_SHARE = 0.5;
+/** `--lanes auto` never makes more lanes than this on one machine. */
+export const AUTO_MAX_LANES = 3;
+
+/** What `--lanes auto` chose and why, for the run's first lines. */
+export interface AutoLanes {
+  lanes: number;
+  reason: string;
+}
+
+/**
+ * `--lanes auto` on this machine: as many lanes as keep LANE_CORES ÷ k per lane under LANE_CPU_SHARE of the
+ * cores (at most AUTO_MAX_LANES, at most one per point). Undilated, that is one lane.
+ */
+export function autoLanes(o: { cores: number; timeScale: number; points: number }): AutoLanes {
+  const perLane = LANE_CORES / o.timeScale;
+  const fit = Math.floor((LANE_CPU_SHARE * o.cores) / perLane + 1e-9);
+  const lanes = Math.max(1, Math.min(AUTO_MAX_LANES, fit, o.points));
+  const why =
+    lanes === AUTO_MAX_LANES && fit > lanes
+      ? `at most ${AUTO_MAX_LANES} on one machine`
+      : lanes === o.points && fit > lanes
+        ? `one per point`
+        : `${(LANE_CPU_SHARE * 100).toFixed(0)} % of ${o.cores} cores at about ${perLane.toFixed(2)} cores a lane`;
+  return {
+    lanes,
+    reason: `lanes auto: ${lanes} (time scale ${o.timeScale}: a lane needs about ${LANE_CORES} ÷ ${o.timeScale} cores; ${why})`,
+  };
+}
+
+/**
+ * The run's lane count: the hosts file's lanes; else `--lanes` (a number, or "auto": autoLanes); else, on
+ * --resume, what the run had; else, on this machine, "auto" when every point is dilated, 1 when not.
  * `--lanes` with a hosts file is refused (the file lists them), and so are several lanes against a foreign
  * service (points in parallel would add their loads on the one service, and every point would be wrong).
  */
 export function laneCountOf(o: {
-  option: number | undefined;
+  option: number | 'auto' | undefined;
   hostsFile: HostsFile | undefined;
   resumed: number | undefined;
   foreign: boolean;
+  /** The plan's smallest time scale and its point count (for "auto"); absent = 1, one point. */
+  timeScale?: number;
+  points?: number;
+  cores?: number;
+  /** Told what "auto" chose. */
+  say?: (text: string) => void;
 }): number {
   if (o.option !== undefined && o.hostsFile !== undefined) {
     throw new RunOptionError(
       `--lanes makes lanes on this machine; with --hosts the hosts file lists them ("lanes": [{ "target": …, "loadgen": … }, …]): drop --lanes`,
     );
   }
-  const n = o.hostsFile?.lanes.length ?? checkLaneCount(o.option ?? o.resumed ?? 1);
+  const k = o.timeScale ?? 1;
+  const auto =
+    o.option === 'auto' ||
+    (o.option === undefined && o.resumed === undefined && o.hostsFile === undefined && k > 1);
+  let n: number;
+  if (o.hostsFile !== undefined) n = o.hostsFile.lanes.length;
+  else if (auto && !o.foreign) {
+    const a = autoLanes({ cores: o.cores ?? availableParallelism(), timeScale: k, points: o.points ?? 1 });
+    o.say?.(`hedgebench: ${a.reason}`);
+    n = a.lanes;
+  } else n = checkLaneCount(typeof o.option === 'number' ? o.option : (o.resumed ?? 1));
   if (n > 1 && o.foreign) {
     throw new RunOptionError(
       `${n} lanes with a matrix naming target.url: points measured in parallel would add their loads on your one service; run it with one lane`,

@@ -55,6 +55,9 @@ function foreignArgv(f: ForeignLoad | undefined): string[] {
   ];
 }
 
+/** How a dilated load generator is started where `chrt` works: a high CFS weight, not SCHED_FIFO. */
+export const DILATED_LAUNCHER: readonly string[] = ['nice', '-n', '-10'];
+
 /** The real-time priority the embedded load generator runs at (SCHED_FIFO, low among real-time tasks). */
 export const LOADGEN_RT_PRIORITY = 10;
 
@@ -97,9 +100,11 @@ export async function loadgenLauncher(host: Host, local: boolean): Promise<Loadg
 /**
  * How one of a point's `clients` load generators is launched: at real-time priority only while they leave
  * the machine a core — K generators polling under SCHED_FIFO on K cores would starve the target and Redis —
- * and only on the undilated clock. At time scale k > 1 a send may be k times later in wall-clock ms, which
- * a normal-priority generator waiting on its timer thread (no polling) keeps; lanes then do not starve each
- * other's targets (DESIGN.md §6). A remote host's launcher is empty already.
+ * and only on the undilated clock. A dilated generator gets `nice -n -10` instead: the scheduler's favour,
+ * fairly, so lanes on one machine do not starve each other's targets. Measured on the 2-core VM, quick
+ * preset at k = 10 on 3 lanes (bench/RESULTS.md, "The dilated clock"): normal priority gave send-lag p99
+ * 0.7–1.3 model-ms (points invalid), nice -10 with the timer thread 0.6–1.2, nice -10 polling 0.4–0.6 at the
+ * same CPU (1.0–1.1 cores), so a dilated generator keeps polling. A remote host's launcher is empty already.
  */
 export function launcherFor(
   deployed: Deployed,
@@ -108,9 +113,10 @@ export function launcherFor(
   cores = availableParallelism(),
 ): Deployed {
   const crowded = clients > 1 && clients >= cores;
-  if ((crowded || timeScale > 1) && (deployed.launcher?.length ?? 0) > 0) {
-    return { ...deployed, launcher: [] };
-  }
+  if ((deployed.launcher?.length ?? 0) === 0) return deployed;
+  if (crowded) return { ...deployed, launcher: [] };
+  // Where real-time priority is allowed, a dilated generator still gets the scheduler's favour, fairly.
+  if (timeScale > 1) return { ...deployed, launcher: DILATED_LAUNCHER };
   return deployed;
 }
 
@@ -151,8 +157,7 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
     ...(a.sendLagThresholdMs === undefined || a.sendLagThresholdMs === FIDELITY_DEFAULTS.sendLagP99Ms
       ? []
       : ['--send-lag-threshold-ms', String(a.sendLagThresholdMs)]),
-    // A dilated point needs no polling: the timer thread's wake-up latency is a fraction of a model-ms.
-    ...(timeScaleOf(p) === 1 ? [] : ['--time-scale', String(timeScaleOf(p)), '--timer', 'thread']),
+    ...(timeScaleOf(p) === 1 ? [] : ['--time-scale', String(timeScaleOf(p))]),
     ...(p.dims?.transport === 'grpc' ? ['--transport', 'grpc', '--grpc-target', a.grpcTarget ?? ''] : []),
     ...(replicas.length > 0
       ? [

@@ -5,7 +5,14 @@ import { overrideMatrix, TIME_SCALE_LADDER } from '../model/index.ts';
 import { loadHostsFile } from './hosts/index.ts';
 import { laneCountOf } from './lanes.ts';
 import { defaultMatrixPath } from './paths.ts';
-import { estimatePlan, formatDuration, formatPlan, loadMatrixFile, planPoints } from './plan.ts';
+import {
+  estimatePlan,
+  formatDuration,
+  formatPlan,
+  loadMatrixFile,
+  planPoints,
+  planTimeScales,
+} from './plan.ts';
 import { replicaPlanNotes } from './replica-check.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied, on its lanes. */
@@ -15,20 +22,24 @@ export async function printPlan(o: {
   seed?: number;
   timeScale?: number | 'auto';
   /** `--lanes`, or the hosts file whose `lanes` the run would use. */
-  lanes?: number;
+  lanes?: number | 'auto';
   hostsFile?: string;
   json: boolean;
 }): Promise<void> {
   const file = resolve(o.matrixFile ?? defaultMatrixPath());
   const matrix = await loadMatrixFile(file, { calls: o.calls, seed: o.seed, timeScale: o.timeScale });
   const hostsFile = o.hostsFile === undefined ? undefined : await loadHostsFile(resolve(o.hostsFile));
+  const plan = planPoints(matrix);
   const lanes = laneCountOf({
     option: o.lanes,
     hostsFile,
     resumed: undefined,
     foreign: matrix.target !== undefined,
+    timeScale: Math.min(...planTimeScales(plan)),
+    points: plan.length,
+    say: (t) => process.stderr.write(`${t}\n`),
   });
-  const estimate = estimatePlan(planPoints(matrix), lanes);
+  const estimate = estimatePlan(plan, lanes);
   // "auto" is chosen by a measurement at the start of the run: give the estimate at each k it may choose.
   if (matrix.timeScale === 'auto') {
     const at = TIME_SCALE_LADDER.map(

@@ -4,7 +4,7 @@ import { percentileRanks } from '../analysis/index.ts';
 import { type PointEntry, pointKey, pointSlug } from '../contract/index.ts';
 import {
   arrivalRatePerMs,
-  calibrationPoint,
+  calibrationPoints,
   dilatePoint,
   expandMatrix,
   type Matrix,
@@ -36,9 +36,8 @@ export async function loadMatrixFile(path: string, o: MatrixOverrides = {}): Pro
 
 /** The points of a matrix in run order: the calibration point first (if any), then the matrix's order. */
 export function planPoints(m: Matrix): PlannedPoint[] {
-  const cal = calibrationPoint(m);
   const points = [
-    ...(cal ? [{ p: cal, calibration: true }] : []),
+    ...calibrationPoints(m).map((p) => ({ p, calibration: true })),
     ...expandMatrix(m).map((p) => ({ p, calibration: false })),
   ];
   const plan = points.map(({ p, calibration }, index) => ({

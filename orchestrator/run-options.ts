@@ -12,8 +12,11 @@ export interface RunOptions {
   matrixFile?: string;
   /** Hosts JSON; absent = everything on this machine (the embedded default). */
   hostsFile?: string;
-  /** Lanes on this machine (points measured in parallel, one per lane); with a hosts file, its `lanes`. */
-  lanes?: number;
+  /**
+   * Lanes on this machine (points measured in parallel, one per lane), or "auto" (orchestrator/lanes.ts);
+   * absent = auto when every point is dilated, else 1. With a hosts file, its `lanes`.
+   */
+  lanes?: number | 'auto';
   /** Calls per point (overrides the matrix). */
   calls?: number;
   /** One seed instead of the matrix's seeds. */

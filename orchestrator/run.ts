@@ -18,7 +18,14 @@ import { checkLeaseSeconds } from './lease.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
 import { checkNewRunFolder } from './out-guard.ts';
 import { defaultMatrixPath, defaultRunDir } from './paths.ts';
-import { dilationWords, loadMatrixFile, type PlannedPoint, pendingEntry, planPoints } from './plan.ts';
+import {
+  dilationWords,
+  loadMatrixFile,
+  type PlannedPoint,
+  pendingEntry,
+  planPoints,
+  planTimeScales,
+} from './plan.ts';
 import { DEFAULT_POINT_TIMING, measurePoint, type PointTiming } from './point-runner.ts';
 import { ProgressReporter } from './progress.ts';
 import { checkReplicasRunnable, replicaPlanNotes } from './replica-check.ts';
@@ -97,14 +104,18 @@ export async function createRun(o: RunOptions): Promise<Run> {
   }
   if (matrix.target) checkForeignTarget(matrix.target, o.allowAnyTarget === true);
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
+  checkReplicasRunnable(matrix, hostsFile, hostsPath);
+  const plan = planPoints(matrix);
   const lanes = laneCountOf({
     option: o.lanes,
     hostsFile,
-    resumed: manifest?.lanes,
+    // A resumed run keeps its lanes (one when it had no `lanes`).
+    resumed: manifest ? (manifest.lanes ?? 1) : undefined,
     foreign: matrix.target !== undefined,
+    timeScale: Math.min(...planTimeScales(plan)),
+    points: plan.length,
+    say: (t) => (o.stderr ?? process.stderr).write(`${t}\n`),
   });
-  checkReplicasRunnable(matrix, hostsFile, hostsPath);
-  const plan = planPoints(matrix);
   if (manifest) {
     const planned = plan.map((p) => p.key).join('\n');
     if (manifest.points.map((p) => p.key).join('\n') !== planned) {

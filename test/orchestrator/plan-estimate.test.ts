@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentileRanks } from '../../analysis/index.ts';
 import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
+import { autoLanes, laneCountOf } from '../../orchestrator/lanes.ts';
 import {
+  dilationWords,
   estimatePlan,
   formatPlan,
   minCallsToBound,
@@ -86,5 +88,52 @@ describe('hedgebench run --plan', () => {
     expect(j.warnings[0]).toContain('p99.9');
     expect(readdirSync(dir)).toEqual([]);
     expect(existsSync(join(dir, 'results'))).toBe(false);
+  });
+});
+
+describe('the plan of a dilated run', () => {
+  it('says the run is dilated and lasts k times longer', async () => {
+    const undilated = planPoints(await loadMatrixFile(QUICK, { timeScale: 1 }));
+    const dilated = planPoints(await loadMatrixFile(QUICK, { timeScale: 5 }));
+    const ratio = (plan: typeof dilated) => plan.reduce((t, p) => t + p.expectedMs, 0);
+    expect(ratio(dilated) / ratio(undilated)).toBeCloseTo(5, 6);
+    const e = estimatePlan(dilated);
+    expect(e.timeScales).toEqual([5]);
+    expect(formatPlan('quick', e)).toMatch(/dilated: time scale 5: every duration × k/);
+    expect(estimatePlan(undilated).timeScales).toBeUndefined();
+    expect(dilationWords(dilated)).toMatch(
+      /^time scale 5 \(every duration × k.*of schedules on the wall clock$/,
+    );
+    expect(dilationWords(undilated)).toBe('');
+  });
+
+  it('with "auto", gives the estimate at every k the run may choose', async () => {
+    requireBuild();
+    const r = await runCli(['run', '--plan', '--time-scale', 'auto', '--matrix', QUICK], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toMatch(/time scale auto: .* at each k: 1: .*, 2: .*, 5: .*, 10: .*, 20: /);
+  });
+});
+
+describe('--lanes auto', () => {
+  it('keeps an undilated run on one lane and gives a dilated one the lanes half the cores allow', () => {
+    expect(autoLanes({ cores: 2, timeScale: 1, points: 9 }).lanes).toBe(1);
+    expect(autoLanes({ cores: 2, timeScale: 2, points: 9 }).lanes).toBe(2);
+    expect(autoLanes({ cores: 2, timeScale: 10, points: 9 })).toEqual({
+      lanes: 3,
+      reason: 'lanes auto: 3 (time scale 10: a lane needs about 0.9 ÷ 10 cores; at most 3 on one machine)',
+    });
+    expect(autoLanes({ cores: 2, timeScale: 10, points: 2 }).lanes).toBe(2);
+    expect(autoLanes({ cores: 8, timeScale: 1, points: 9 }).lanes).toBe(3);
+  });
+
+  it('is the default on this machine only when every point is dilated', () => {
+    const base = { hostsFile: undefined, resumed: undefined, foreign: false, cores: 2, points: 9 };
+    expect(laneCountOf({ ...base, option: undefined, timeScale: 1 })).toBe(1);
+    expect(laneCountOf({ ...base, option: undefined, timeScale: 10 })).toBe(3);
+    expect(laneCountOf({ ...base, option: 2, timeScale: 10 })).toBe(2);
+    // A resumed run keeps its lanes; a foreign service gets one.
+    expect(laneCountOf({ ...base, option: undefined, resumed: 1, timeScale: 10 })).toBe(1);
+    expect(laneCountOf({ ...base, option: undefined, foreign: true, timeScale: 10 })).toBe(1);
   });
 });

@@ -17,12 +17,12 @@ describe('planPoints', () => {
     const m = await loadMatrixFile(join(ROOT, 'experiments', 'quick.json'));
     const plan = planPoints(m);
     expect(plan).toHaveLength(1 + 2 * 2 * 2);
-    expect(plan[0]).toMatchObject({ calibration: true, key: 'no hedge|0.10|ignore|1' });
+    expect(plan[0]).toMatchObject({ calibration: true, key: 'no hedge|0.10|ignore|1|x=10' });
     expect(plan.slice(1).every((p) => !p.calibration)).toBe(true);
     expect(plan.map((p) => p.index)).toEqual([...plan.keys()]);
     expect(new Set(plan.map((p) => p.slug)).size).toBe(plan.length);
     // λ = load · workers / E[S]: at the same calls, a heavier load ends sooner.
-    const at = (load: string) => plan.find((p) => p.key === `no hedge|${load}|ignore|1`)!.expectedMs;
+    const at = (load: string) => plan.find((p) => p.key === `no hedge|${load}|ignore|1|x=10`)!.expectedMs;
     expect(at('0.50')).toBeGreaterThan(at('0.95'));
   });
 

@@ -1,4 +1,4 @@
-// The metamorphic test of the dilated clock (DESIGN.md §6): a point run k times slower — every duration
+// The metamorphic test of the dilated clock (docs/time-scale.md): a point run k times slower — every duration
 // × k, every rate ÷ k — gives the same row in model time as the undilated point. Latencies match within
 // the histogram's resolution; counts, rates, utilisation and collapse match exactly.
 

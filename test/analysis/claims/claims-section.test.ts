@@ -45,3 +45,17 @@ describe('the claims section of the report', () => {
     expect(claims).toBeLessThan(md.indexOf('## Latency p99 / p99.9'));
   });
 });
+
+describe('claims this matrix cannot decide', () => {
+  it('get one line naming the preset that decides them, not a line per missing point', () => {
+    const list = claimsBlocks(analyzeRun(run)).find((b) => b.kind === 'list');
+    const items = list?.kind === 'list' ? list.items : [];
+    // The fixture has no delay sweep: claim 7 is decided by the delay-sweep preset, on no source here.
+    expect(items).toContain(
+      'claim 7: this matrix lacks the points it needs; experiments/delay-sweep.json decides it',
+    );
+    expect(items.some((i) => i.startsWith('claim 7,'))).toBe(false);
+    // A claim with some evidence keeps its lines per source.
+    expect(items.some((i) => i.startsWith('claim 2, real:'))).toBe(true);
+  });
+});
