@@ -272,7 +272,8 @@ export function analyzeRun(runDir: string): RunAnalysis {
 /** The run's points.csv rows with every real row replaced by the one recomputed from raw/ (same order). */
 export function recomputedPointRows(a: RunAnalysis): PointRow[] {
   const fresh = new Map<string, PointRow>();
-  for (const p of everyPoint(a)) {
+  // The matrix's points first, then the calibration points: rows not yet in points.csv keep that order.
+  for (const p of [...a.points, ...everyPoint(a).filter((q) => !a.points.includes(q))]) {
     if (p.realSource === 'raw' && p.real) fresh.set(p.key, p.real);
   }
   const out: PointRow[] = [];

@@ -86,7 +86,11 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
         describe:
           'Benchmarks and tests only (env HEDGEBENCH_TEST_STALL_MAIN_MS): busy-loop the main thread this long every --stall-every-ms',
       })
-      .option('stall-every-ms', { type: 'number', hidden: true, default: 50 }),
+      .option('stall-every-ms', {
+        type: 'number',
+        hidden: true,
+        default: envNumber('HEDGEBENCH_TEST_STALL_EVERY_MS') ?? 50,
+      }),
   handler: async (argv) => {
     try {
       await runTargetServer({

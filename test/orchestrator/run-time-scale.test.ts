@@ -93,26 +93,29 @@ describe('hedgebench run at time scale 5', () => {
 
 describe('timeScale "auto"', () => {
   it('picks a larger k against a target whose event loop stalls than against a quiet one', async () => {
-    // Thresholds this machine meets undilated, so the quiet target keeps k low whatever else runs here,
-    // while a 40 ms stall of the target's event loop cannot fit them below k = 5.
+    // Thresholds loose enough that a quiet target keeps k = 1 or 2 even on a loaded machine, while a
+    // 200 ms stall of the target's event loop (every 250 ms) cannot fit them below k = 5.
     const auto = {
       timeScale: 'auto',
+      calls: 100,
       calibration: { load: 0.1, calls: 300 },
-      fidelity: { transitP99Ms: 20, responseDelayP99Ms: 20, holdOvershootP99Ms: 10, sendLagP99Ms: 10 },
+      fidelity: { transitP99Ms: 100, responseDelayP99Ms: 100, holdOvershootP99Ms: 50, sendLagP99Ms: 50 },
     };
     const quiet = await run(matrix('auto-q', auto), 'run-auto-q');
-    process.env.HEDGEBENCH_TEST_STALL_MAIN_MS = '40';
+    process.env.HEDGEBENCH_TEST_STALL_MAIN_MS = '200';
+    process.env.HEDGEBENCH_TEST_STALL_EVERY_MS = '250';
     let stalled: Awaited<ReturnType<typeof run>>;
     try {
       stalled = await run(matrix('auto-s', auto), 'run-auto-s');
     } finally {
       delete process.env.HEDGEBENCH_TEST_STALL_MAIN_MS;
+      delete process.env.HEDGEBENCH_TEST_STALL_EVERY_MS;
     }
     const kq = quiet.manifest.timeScaleChoice!.k;
     const ks = stalled.manifest.timeScaleChoice!.k;
     expect(ks).toBeGreaterThan(kq);
     expect(ks).toBeGreaterThanOrEqual(5);
-    expect(stalled.manifest.timeScaleChoice!.delays.responseDelayP99Ms).toBeGreaterThan(20);
+    expect(stalled.manifest.timeScaleChoice!.delays.responseDelayP99Ms).toBeGreaterThan(100);
     expect(stalled.manifest.timeScaleChoice!.reason).toMatch(new RegExp(`^time scale ${ks}: `));
     // The chosen k is the run's: its points carry it.
     expect(stalled.manifest.points.every((p) => (p.dims?.timeScale ?? 1) === ks)).toBe(true);
