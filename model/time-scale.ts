@@ -18,10 +18,8 @@ export const MAX_TIME_SCALE = 1000;
 export const TIME_SCALE_LADDER = [1, 2, 5, 10, 20] as const;
 
 /** A point's time scale k (1 unless its `timeScale` dimension says more). */
-export function timeScaleOf(p: { dims?: PointDims } | PointDims | undefined): number {
-  if (p === undefined) return 1;
-  const dims = 'dims' in p ? p.dims : (p as PointDims);
-  return dims?.timeScale ?? 1;
+export function timeScaleOf(p: { dims?: PointDims }): number {
+  return p.dims?.timeScale ?? 1;
 }
 
 /** Milliseconds of wall clock at scale k read as model milliseconds. */

@@ -480,14 +480,7 @@ class RunImpl implements Run {
       points: this.plan.map(pendingEntry),
       ...(this.timeScaleChoice === undefined
         ? {}
-        : {
-            timeScaleChoice: {
-              k: this.timeScaleChoice.k,
-              reason: this.timeScaleChoice.reason,
-              quiet: this.timeScaleChoice.quiet,
-              delays: { ...this.timeScaleChoice.delays },
-            },
-          }),
+        : { timeScaleChoice: { ...this.timeScaleChoice, delays: { ...this.timeScaleChoice.delays } } }),
     };
   }
 }

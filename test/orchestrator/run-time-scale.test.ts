@@ -4,30 +4,17 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAttemptsCsv, readCallsCsv } from '../../analysis/index.ts';
 import { type Manifest, parsePointsCsv, rawPaths } from '../../contract/index.ts';
 import { DEFAULT_MODEL, serviceTimeMs } from '../../model/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
-import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
-import { QUIET, requireBuild, rmTemp, tempDir } from './fixture.ts';
+import { localRunSuite, QUIET } from './fixture.ts';
 
-let dir: string;
-let redisServer: RedisProcess;
-
-beforeAll(async () => {
-  requireBuild();
-  dir = tempDir();
-  redisServer = await startRedis();
-});
-
-afterAll(async () => {
-  await redisServer?.stop();
-  rmTemp(dir);
-});
+const suite = localRunSuite('hb-x-');
 
 function matrix(name: string, extra: object): string {
-  const file = join(dir, `${name}.json`);
+  const file = join(suite.dir, `${name}.json`);
   writeFileSync(
     file,
     JSON.stringify({
@@ -46,9 +33,9 @@ function matrix(name: string, extra: object): string {
 async function run(file: string, out: string) {
   const r = await createRun({
     matrixFile: file,
-    out: join(dir, out),
-    redisUrl: redisServer.url,
-    cwd: dir,
+    out: join(suite.dir, out),
+    redisUrl: suite.redisUrl,
+    cwd: suite.dir,
     stderr: QUIET,
     stdout: QUIET,
   });
