@@ -40,11 +40,16 @@ export function lanesBlocks(a: RunAnalysis): Block[] {
     ms(p.real?.p99_ms ?? null),
   ]);
   const used = new Set(all.map((p) => p.entry.lane).filter((l) => l !== undefined));
+  const cpu = a.manifest.raw.cpu;
+  const cpuText =
+    cpu === undefined
+      ? ''
+      : ` The machine the run was started on kept ${cpu.busyCores.toFixed(2)} of its ${cpu.cores} cores busy on average over the ${Math.round(cpu.seconds)} s of points, about ${(cpu.busyCores / lanes).toFixed(2)} a lane (everything on it counts).`;
   return [
     { kind: 'heading', level: 2, text: 'Lanes' },
     {
       kind: 'paragraph',
-      text: `The run measured ${lanes} points at a time, one per lane (its own target and load generator; Redis shared); ${used.size} of the ${lanes} lanes measured points. Points of different lanes ran on different machines, or on one machine's shared cores when the lanes were made there (\`--lanes\`, or a lab): compare such points with care, since each lane's load took CPU from the others'.`,
+      text: `The run measured ${lanes} points at a time, one per lane (its own target and load generator; Redis shared); ${used.size} of the ${lanes} lanes measured points. Points of different lanes ran on different machines, or on one machine's shared cores when the lanes were made there (\`--lanes\`, or a lab): compare such points with care, since each lane's load took CPU from the others'.${cpuText}`,
     },
     { kind: 'table', head, rows, align: head.map((_, i) => (i === 7 ? 'right' : 'left')) },
   ];

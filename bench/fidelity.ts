@@ -6,18 +6,19 @@
 // `agrees`. Measure with nothing else running.
 //
 //   npx tsx bench/fidelity.ts [--reps 3] [--matrix experiments/quick.json] [--calls N] [--time-scale K]
-//                             [--lanes N] [--keep]
+//                             [--lanes N] [--hosts hosts.json] [--keep]
 //
 // Latencies are in model ms (a dilated run's wall-clock ms ÷ k, docs/time-scale.md); "cores" is the whole
 // machine's busy CPU over the run's wall time (/proc/stat), which is what lanes compete for.
 // Runs the built CLI (dist/; `npm run build` first) in a child process, exactly as a user would.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { analyzeRun, everyPoint, formatSummaryLine } from '../analysis/index.ts';
 import { percentileOf } from '../contract/index.ts';
+import { startCpuMeter } from '../runtime/index.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
     calls: { type: 'string' },
     'time-scale': { type: 'string' },
     lanes: { type: 'string' },
+    hosts: { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -34,13 +36,6 @@ const cli = join(repo, 'dist', 'hedgebench.mjs');
 const reps = Number(args.reps);
 const base = mkdtempSync(join(tmpdir(), 'hb-fidelity-'));
 const totals: string[] = [];
-// Busy and total jiffies of the whole machine (the first line of /proc/stat).
-function cpuTicks(): { busy: number; all: number } {
-  const v = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const idle = v[3] + (v[4] ?? 0);
-  const all = v.reduce((a, b) => a + b, 0);
-  return { busy: all - idle, all };
-}
 const f = (x: number | null | undefined, d = 2) =>
   x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d);
 
@@ -53,8 +48,9 @@ for (let r = 1; r <= reps; r++) {
     ...(args.calls ? ['--calls', args.calls] : []),
     ...(args['time-scale'] ? ['--time-scale', args['time-scale']] : []),
     ...(args.lanes ? ['--lanes', args.lanes] : []),
+    ...(args.hosts ? ['--hosts', resolve(args.hosts)] : []),
   ];
-  const c0 = cpuTicks();
+  const cpu = startCpuMeter();
   const t0 = Date.now();
   const res = await execa(
     'node',
@@ -65,8 +61,7 @@ for (let r = 1; r <= reps; r++) {
     },
   );
   const wall = (Date.now() - t0) / 1000;
-  const c1 = cpuTicks();
-  const cores = ((c1.busy - c0.busy) / (c1.all - c0.all)) * availableParallelism();
+  const cores = cpu.read()?.busyCores ?? Number.NaN;
   const a = analyzeRun(out);
   console.log(
     `\n## run ${r}: exit ${res.exitCode}, ${wall.toFixed(0)} s, ${cores.toFixed(2)} cores — ${formatSummaryLine(a.summary)}`,
@@ -110,6 +105,7 @@ for (let r = 1; r <= reps; r++) {
 const flags = [
   args['time-scale'] && `--time-scale ${args['time-scale']}`,
   args.lanes && `--lanes ${args.lanes}`,
+  args.hosts && `--hosts ${args.hosts}`,
 ]
   .filter(Boolean)
   .join(' ');

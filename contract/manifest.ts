@@ -75,6 +75,11 @@ export interface Manifest {
   lanes?: number;
   /** What `timeScale: "auto"` chose before the points, and the harness delays it measured (wall ms). */
   timeScaleChoice?: { k: number; reason: string; quiet: boolean; delays: Record<string, number | null> };
+  /**
+   * Set at the end: the CPU of the machine the orchestrator ran on over the last session's points, busy cores
+   * on average out of `cores` (everything on it counts: lanes, Redis, and anything else running).
+   */
+  cpu?: { cores: number; busyCores: number; seconds: number };
   /** Set at the end: 0 = every point done; 1 = some failed; 130/143 = interrupted. */
   exitCode?: number;
   points: PointEntry[];
@@ -129,6 +134,7 @@ const manifestSchema = z
     sources: z.object({ matrixFile: z.string().nullable(), hostsFile: z.string().nullable() }).optional(),
     hosts: z.union([z.literal('local'), z.object({}).passthrough()]).optional(),
     lanes: z.number().int().positive().optional(),
+    cpu: z.object({ cores: z.number(), busyCores: z.number(), seconds: z.number() }).optional(),
     exitCode: z.number().int().optional(),
     points: z.array(entrySchema),
   })

@@ -6,6 +6,7 @@ import type { AgentRegistry } from './agent-registry.ts';
 import type { Deployed } from './deploy.ts';
 import { RunOptionError } from './errors.ts';
 import { type HostsFile, MAX_LANES, type RunHosts } from './hosts/index.ts';
+import type { SharedMachine } from './lane-machines.ts';
 import type { RedisService } from './redis-service.ts';
 import type { TargetAgent } from './target-agent.ts';
 
@@ -70,7 +71,9 @@ export function autoLanes(o: { cores: number; timeScale: number; points: number 
 /**
  * The run's lane count: the hosts file's lanes; else `--lanes` (a number, or "auto": autoLanes); else, on
  * --resume, what the run had; else, on this machine, "auto" when every point is dilated, 1 when not.
- * `--lanes` with a hosts file is refused (the file lists them), and so are several lanes against a foreign
+ * With a hosts file, `--lanes auto` keeps every lane of the file unless they share one machine
+ * (`shared`, lane-machines.ts): then as many as autoLanes allows on that machine, and it says why. A number
+ * of lanes with a hosts file is refused (the file lists them), and so are several lanes against a foreign
  * service (points in parallel would add their loads on the one service, and every point would be wrong).
  */
 export function laneCountOf(o: {
@@ -82,22 +85,40 @@ export function laneCountOf(o: {
   timeScale?: number;
   points?: number;
   cores?: number;
+  /** With a hosts file and "auto": the one machine all its lanes run on; null or absent = machines of their own. */
+  shared?: SharedMachine | null;
   /** Told what "auto" chose. */
   say?: (text: string) => void;
 }): number {
-  if (o.option !== undefined && o.hostsFile !== undefined) {
+  if (typeof o.option === 'number' && o.hostsFile !== undefined) {
     throw new RunOptionError(
-      `--lanes makes lanes on this machine; with --hosts the hosts file lists them ("lanes": [{ "target": …, "loadgen": … }, …]): drop --lanes`,
+      `--lanes ${o.option} makes lanes on this machine; with --hosts the hosts file lists them ("lanes": [{ "target": …, "loadgen": … }, …]): drop --lanes, or use --lanes auto to keep fewer of them when they share one machine`,
     );
   }
   const k = o.timeScale ?? 1;
+  const points = o.points ?? 1;
   const auto =
     o.option === 'auto' ||
     (o.option === undefined && o.resumed === undefined && o.hostsFile === undefined && k > 1);
   let n: number;
-  if (o.hostsFile !== undefined) n = o.hostsFile.lanes.length;
-  else if (auto && !o.foreign) {
-    const a = autoLanes({ cores: o.cores ?? availableParallelism(), timeScale: k, points: o.points ?? 1 });
+  if (o.hostsFile !== undefined) {
+    n = o.hostsFile.lanes.length;
+    if (o.option === 'auto') {
+      const m = o.shared;
+      if (m) {
+        const a = autoLanes({ cores: m.cores, timeScale: k, points });
+        n = Math.min(n, a.lanes);
+        o.say?.(
+          `hedgebench: lanes auto: ${n} of the hosts file's ${o.hostsFile.lanes.length} lanes: its ${m.hosts} target and load-generator hosts share one machine (one kernel, boot id ${m.bootId.slice(0, 8)}…, ${m.cores} cores), so its lanes take CPU from each other (${a.reason.replace(/^lanes auto: \d+ /, '')})`,
+        );
+      } else {
+        o.say?.(
+          `hedgebench: lanes auto: all ${n} lanes of the hosts file (their hosts are not all on one machine)`,
+        );
+      }
+    }
+  } else if (auto && !o.foreign) {
+    const a = autoLanes({ cores: o.cores ?? availableParallelism(), timeScale: k, points });
     o.say?.(`hedgebench: ${a.reason}`);
     n = a.lanes;
   } else n = checkLaneCount(typeof o.option === 'number' ? o.option : (o.resumed ?? 1));

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentileRanks } from '../../analysis/index.ts';
+import type { HostsFile } from '../../orchestrator/hosts/index.ts';
 import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
 import { autoLanes, laneCountOf } from '../../orchestrator/lanes.ts';
 import {
@@ -135,5 +136,28 @@ describe('--lanes auto', () => {
     // A resumed run keeps its lanes; a foreign service gets one.
     expect(laneCountOf({ ...base, option: undefined, resumed: 1, timeScale: 10 })).toBe(1);
     expect(laneCountOf({ ...base, option: undefined, foreign: true, timeScale: 10 })).toBe(1);
+  });
+
+  it("keeps a hosts file's lanes unless auto finds them sharing one machine, and says why", () => {
+    const lane = { target: {}, loadgen: {} };
+    const hostsFile = { lanes: [lane, lane, lane] } as unknown as HostsFile;
+    const base = { hostsFile, resumed: undefined, foreign: false, points: 9, timeScale: 5 };
+    const said: string[] = [];
+    const say = (t: string) => said.push(t);
+    expect(laneCountOf({ ...base, option: undefined })).toBe(3);
+    expect(() => laneCountOf({ ...base, option: 2 })).toThrow(
+      /--lanes 2 .* drop --lanes, or use --lanes auto/,
+    );
+    // Machines of their own (or not known to share one): every lane.
+    expect(laneCountOf({ ...base, option: 'auto', shared: null, say })).toBe(3);
+    expect(said.pop()).toMatch(/all 3 lanes of the hosts file/);
+    // One 2-core kernel under all six hosts at k = 5: 0.18 cores a lane, half of 2 cores fits 5, the file has 3.
+    const shared = { bootId: '0123456789abcdef', cores: 2, hosts: 6 };
+    expect(laneCountOf({ ...base, option: 'auto', shared, say })).toBe(3);
+    // At k = 2 (0.45 cores a lane) only 2 fit, and it says which machine they share.
+    expect(laneCountOf({ ...base, timeScale: 2, option: 'auto', shared, say })).toBe(2);
+    expect(said.pop()).toMatch(
+      /lanes auto: 2 of the hosts file's 3 lanes: its 6 target and load-generator hosts share one machine \(one kernel, boot id 01234567…, 2 cores\)/,
+    );
   });
 });

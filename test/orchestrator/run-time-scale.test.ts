@@ -1,11 +1,12 @@
 // A real run on the dilated clock, everything on this machine: points.csv speaks model milliseconds while
-// raw/ keeps the wall clock's, the target held each attempt k times its model draw, and "auto" picks a
-// larger k when the target's event loop is stalled than when it is not.
+// raw/ keeps the wall clock's, the target held each attempt k times its model draw — over HTTP/1.1, over
+// gRPC (grpc-js's own hedging delay dilated too) and across replicas — and "auto" picks a larger k when the
+// target's event loop is stalled than when it is not.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readAttemptsCsv, readCallsCsv } from '../../analysis/index.ts';
+import { analyzeRun, readAttemptsCsv, readCallsCsv } from '../../analysis/index.ts';
 import { type Manifest, parsePointsCsv, rawPaths } from '../../contract/index.ts';
 import { DEFAULT_MODEL, serviceTimeMs } from '../../model/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
@@ -75,6 +76,89 @@ describe('hedgebench run at time scale 5', () => {
     const drawn = serviceTimeMs(DEFAULT_MODEL, 3, attempts.call[j], attempts.attempt[j]);
     expect(attempts.serviceMs[j]).toBeCloseTo(5 * drawn, 3);
     expect(readFileSync(join(runDir, 'report.md'), 'utf8')).toMatch(/This run was dilated: time scale 5/);
+  }, 120_000);
+});
+
+/** Per call, the wall-clock ms between the server's arrival of attempt 1 and of attempt 2 (hedged calls only). */
+function hedgeGapsMs(path: string): number[] {
+  const a = readAttemptsCsv(path);
+  const first = new Map<number, number>();
+  for (let i = 0; i < a.n; i++) if (a.attempt[i] === 1) first.set(a.call[i], a.enqueueMs[i]);
+  const gaps: number[] = [];
+  for (let i = 0; i < a.n; i++) {
+    const t1 = first.get(a.call[i]);
+    if (a.attempt[i] === 2 && t1 !== undefined) gaps.push(a.enqueueMs[i] - t1);
+  }
+  return gaps;
+}
+
+describe('replicas and gRPC at time scale 5', () => {
+  it('reads two replicas back in model time, the slow one twice as slow, beside the simulation', async () => {
+    const { runDir, outcome, manifest } = await run(
+      matrix('x5-r', {
+        timeScale: [5],
+        calibration: false,
+        replicas: [2],
+        correlation: [0],
+        slowReplica: [2],
+      }),
+      'run-x5-r',
+    );
+    expect(outcome).toMatchObject({ exitCode: 0, done: 1 });
+    expect(manifest.points[0].key).toBe('hedge, no budget|0.30|ignore|3|r=2|s=2|x=5');
+    const real = parsePointsCsv(readFileSync(join(runDir, 'points.csv'), 'utf8')).find(
+      (r) => r.source === 'real',
+    )!;
+    expect(real.time_scale).toBe(5);
+    // Median 10 ms, one replica twice as slow: model-time p50 well under the wall clock's 50 ms and more.
+    expect(real.p50_ms).toBeGreaterThan(8);
+    expect(real.p50_ms).toBeLessThan(30);
+    const [p] = analyzeRun(runDir).points;
+    const [slow, fast] = p.replicas!;
+    expect(slow.slow).toBe(true);
+    // Mean hold in model ms: the fast replica near the model's mean service time (≈ 14 ms), not 5 × it.
+    expect(fast.meanHoldMs!).toBeGreaterThan(8);
+    expect(fast.meanHoldMs!).toBeLessThan(30);
+    expect(slow.meanHoldMs! / fast.meanHoldMs!).toBeGreaterThan(1.4);
+    const report = readFileSync(join(runDir, 'report.md'), 'utf8');
+    expect(report).toMatch(/\| replica \| attempts \| utilisation \| sim utilisation \|/);
+    expect(report).toMatch(/This run was dilated: time scale 5/);
+  }, 120_000);
+
+  it("dilates the library's hedge delay and grpc-js's hedgingDelay alike over gRPC", async () => {
+    const { runDir, outcome, manifest } = await run(
+      matrix('x5-g', {
+        timeScale: [5],
+        calibration: false,
+        transport: ['grpc'],
+        configs: [
+          'hedge, no budget',
+          { name: 'grpc-js', grpcHedging: { maxAttempts: 2, hedgingDelayMs: 20 } },
+        ],
+      }),
+      'run-x5-g',
+    );
+    expect(outcome).toMatchObject({ exitCode: 0, done: 2 });
+    const rows = parsePointsCsv(readFileSync(join(runDir, 'points.csv'), 'utf8')).filter(
+      (r) => r.source === 'real',
+    );
+    expect(rows.map((r) => [r.hedger ?? null, r.time_scale])).toEqual([
+      [null, 5],
+      ['grpc-js', 5],
+    ]);
+    for (const r of rows) {
+      expect(r.p50_ms).toBeGreaterThan(8);
+      expect(r.p50_ms).toBeLessThan(20);
+      // Hedged at 20 model-ms, the stragglers (100–300 ms) are cut to about 20 + a fresh draw.
+      expect(r.requests_per_call!).toBeGreaterThan(1);
+    }
+    // Both hedgers sent their hedge 20 model-ms = 100 wall-ms after the first attempt. The server's arrivals
+    // add each attempt's transit (tens of ms apart on a busy machine), so the median gap is what is held.
+    for (const entry of manifest.points) {
+      const gaps = hedgeGapsMs(rawPaths(runDir, entry.slug).attempts).sort((x, y) => x - y);
+      expect(gaps.length).toBeGreaterThan(0);
+      expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThan(60);
+    }
   }, 120_000);
 });
 

@@ -1,0 +1,30 @@
+// How steady `timeScale: "auto"` is: measures the undilated probe point of a matrix (default the quick
+// preset) R times, as `hedgebench run --time-scale auto` does before its points, and prints each choice with
+// its evidence. Goal (issue 24): the same k every time on a quiet machine. Starts its own local Redis.
+//
+//   npx tsx bench/time-scale-choice.ts [--reps 3] [--matrix experiments/quick.json]
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { measureTimeScale } from '../orchestrator/auto-time-scale.ts';
+import { createRun, loadMatrixFile } from '../orchestrator/index.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    reps: { type: 'string', default: '3' },
+    matrix: { type: 'string', default: 'experiments/quick.json' },
+  },
+});
+const repo = resolve(import.meta.dirname, '..');
+const matrix = await loadMatrixFile(resolve(repo, args.matrix));
+const quiet = { write: () => true };
+console.log(
+  `# bench/time-scale-choice.ts — ${args.matrix}, ${args.reps} probes, ${new Date().toISOString()}`,
+);
+const ks: number[] = [];
+for (let r = 1; r <= Number(args.reps); r++) {
+  const t0 = Date.now();
+  const choice = await measureTimeScale(matrix, { stderr: quiet, stdout: quiet }, repo, createRun);
+  ks.push(choice.k);
+  console.log(`probe ${r} (${((Date.now() - t0) / 1000).toFixed(0)} s): ${choice.reason}`);
+}
+console.log(`summary: k = ${ks.join(', ')}${new Set(ks).size === 1 ? ' (the same every time)' : ''}`);

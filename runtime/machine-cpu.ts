@@ -1,0 +1,46 @@
+// How much CPU the whole machine used over a stretch of wall time, in cores: what lanes on one machine compete
+// for, and what `--lanes auto` budgets (orchestrator/lanes.ts). Read from /proc/stat, so it counts every
+// process (target, load generators, Redis, the orchestrator, and anything else running); null off Linux.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+interface Ticks {
+  busy: number;
+  all: number;
+}
+
+// The first line of /proc/stat: the machine's jiffies by state since boot; idle and iowait are the idle ones.
+function ticks(): Ticks | null {
+  try {
+    const v = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const all = v.reduce((a, b) => a + b, 0);
+    return { busy: all - v[3] - (v[4] ?? 0), all };
+  } catch {
+    return null;
+  }
+}
+
+/** The machine's CPU over a stretch: busy cores on average (0..cores) and the stretch's wall seconds. */
+export interface MachineCpu {
+  cores: number;
+  busyCores: number;
+  seconds: number;
+}
+
+/** Starts measuring; `read()` gives the machine's CPU since then (null where /proc/stat is not readable). */
+export function startCpuMeter(): { read(): MachineCpu | null } {
+  const t0 = Date.now();
+  const c0 = ticks();
+  return {
+    read() {
+      const c1 = ticks();
+      if (!c0 || !c1 || c1.all <= c0.all) return null;
+      const cores = availableParallelism();
+      return {
+        cores,
+        busyCores: ((c1.busy - c0.busy) / (c1.all - c0.all)) * cores,
+        seconds: (Date.now() - t0) / 1000,
+      };
+    },
+  };
+}
