@@ -14,6 +14,7 @@ import {
   type ManifestPoint,
   type PointRow,
   parsePointsCsv,
+  perLatencyMetric,
   pointKey,
   rowKey,
 } from '../contract/index.ts';
@@ -24,7 +25,6 @@ import {
   type ComparisonSummary,
   calibrationRows,
   comparePoint,
-  LATENCY_METRICS,
   type PointId,
   type RealIntervals,
   summarize,
@@ -186,13 +186,11 @@ export function analyzeRun(runDir: string): RunAnalysis {
         const rp = readRealPoint(runDir, entry, manifest.matrix);
         p.real = rp.row;
         p.realSource = 'raw';
-        p.intervals = Object.fromEntries(
-          LATENCY_METRICS.map(({ metric, p: pct }) => {
-            const iv = percentileInterval(rp.okLatencies, pct);
-            // A foreign service shares no random numbers with the simulation: two independent samples.
-            return [metric, iv && clientSide ? independentSampleInterval(iv) : iv];
-          }),
-        ) as RealIntervals;
+        p.intervals = perLatencyMetric(({ percentile }) => {
+          const iv = percentileInterval(rp.okLatencies, percentile);
+          // A foreign service shares no random numbers with the simulation: two independent samples.
+          return iv && clientSide ? independentSampleInterval(iv) : iv;
+        }) satisfies RealIntervals;
         p.invalidReasons = rp.invalidReasons;
         p.collapseReasons = rp.collapseReasons;
         p.inflightTimeline = statusInflightTimelineMs(rp.status);
