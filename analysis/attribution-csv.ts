@@ -1,7 +1,13 @@
 // The rows of attribution.csv (its format: contract/attribution-csv.ts) from a point's attribution: each
 // part's percentiles, the round-trip transit, the latency without the harness's parts, and the sim row.
 
-import { type AttributionRow, type PointRow, percentileOfSorted } from '../contract/index.ts';
+import {
+  type AttributionRow,
+  type LatencyMetric,
+  latencyMetric,
+  type PointRow,
+  percentileOfSorted,
+} from '../contract/index.ts';
 import { type Attribution, COMPONENTS } from './attribution.ts';
 
 /** The percentiles of one sample (copied and sorted here). */
@@ -13,11 +19,12 @@ export function summarizeSample(
   const s = Float64Array.from(xs).sort();
   let sum = 0;
   for (let i = 0; i < n; i++) sum += s[i];
+  const q = (m: LatencyMetric) => percentileOfSorted(s, latencyMetric(m).percentile);
   return {
     n,
-    p50: percentileOfSorted(s, 50),
-    p99: percentileOfSorted(s, 99),
-    p999: percentileOfSorted(s, 99.9),
+    p50: q('p50'),
+    p99: q('p99'),
+    p999: q('p99.9'),
     max: s[n - 1],
     mean: sum / n,
   };

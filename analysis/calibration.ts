@@ -2,7 +2,7 @@
 // real − sim at p50 and p99. At that load nothing queues, so the difference is what the wall clock adds
 // (network, HTTP stack, timers, scheduling); latency verdicts use it as their allowance.
 
-import { formatLoad, type PointRow } from '../contract/index.ts';
+import { formatLoad, type LatencyMetric, type PointRow } from '../contract/index.ts';
 
 /** The calibration point's figures; `usable` = the allowance is taken from it (else the allowance is 0). */
 export interface Calibration {
@@ -60,9 +60,6 @@ export function calibrationFromRows(
     note,
   };
 }
-
-/** Latency metrics whose verdict uses the calibration allowance. */
-export type LatencyMetric = 'p50' | 'p99' | 'p99.9';
 
 /**
  * The signed allowance (ms) for a latency metric: the calibration's real − sim at p50 for p50, at p99

@@ -1,8 +1,8 @@
 // Sim against real for one point: a comparison.csv row per metric, and the summary over a run. Pure:
 // numbers in, rows out; reading the run folder is run-analysis.ts's job.
 
-import type { DimCells, PointRow } from '../contract/index.ts';
-import { allowanceFor, type Calibration, type LatencyMetric } from './calibration.ts';
+import { type DimCells, isLatencyMetric, type LatencyMetric, type PointRow } from '../contract/index.ts';
+import { allowanceFor, type Calibration } from './calibration.ts';
 import type { ComparisonRow } from './comparison-csv.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
 import {
@@ -21,12 +21,6 @@ import {
   type Verdict,
 } from './verdict.ts';
 
-/** The percentiles compared, with their level, and the real intervals computed from the raw sample. */
-export const LATENCY_METRICS: readonly { metric: LatencyMetric; p: number }[] = [
-  { metric: 'p50', p: 50 },
-  { metric: 'p99', p: 99 },
-  { metric: 'p99.9', p: 99.9 },
-];
 /** The real 95 % interval of each latency metric (null: no successful call). */
 export type RealIntervals = Record<LatencyMetric, PercentileInterval | null>;
 
@@ -47,8 +41,6 @@ export interface PointComparisonInput {
   /** A foreign service: compare what a client can see (CLIENT_METRICS) instead of METRICS. */
   clientSide?: boolean;
 }
-
-const isLatency = (m: Metric): m is LatencyMetric => m === 'p50' || m === 'p99' || m === 'p99.9';
 
 function value(row: PointRow | undefined, m: Exclude<Metric, 'collapse'>): number | null {
   const v = row?.[METRIC_COLUMN[m]];
@@ -88,7 +80,7 @@ export function comparePoint(input: PointComparisonInput, calibration: Calibrati
     const s = value(sim, metric);
     const r = value(real, metric);
     const diff = s !== null && r !== null ? roundTo(s - r, d) : null;
-    if (isLatency(metric)) {
+    if (isLatencyMetric(metric)) {
       const ci = realInterval(r, input.intervals?.[metric] ?? null, d);
       const allowance = roundTo(allowanceFor(calibration, metric), d);
       let verdict: Verdict = shared ?? 'missing';

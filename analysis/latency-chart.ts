@@ -5,7 +5,7 @@
 
 import type { TopLevelSpec } from 'vega-lite';
 import { CHART, SCHEMA } from './charts.ts';
-import { type LatencyChartData, type MarkStatus, xDomain } from './latency-data.ts';
+import { CHARTED_PERCENTILES, type LatencyChartData, type MarkStatus, xDomain } from './latency-data.ts';
 
 /** The shapes of seeds, in the order of the matrix's seeds (the collapse marker is a triangle up). */
 const SEED_SHAPES = ['circle', 'square', 'diamond', 'triangle-down', 'cross', 'triangle-left'];
@@ -73,7 +73,7 @@ export function latencyVsLoadSpec(input: LatencyChartInput): TopLevelSpec {
     field: 'percentile',
     type: 'nominal',
     title: 'percentile',
-    scale: { domain: ['p99', 'p99.9'], range: ['#1f77b4', '#d62728'] },
+    scale: { domain: [...CHARTED_PERCENTILES], range: ['#1f77b4', '#d62728'] },
     legend: { symbolType: 'stroke', symbolStrokeWidth: 3, symbolSize: 400, symbolOpacity: 1 },
   } as const;
   const dash = {

@@ -2,9 +2,12 @@
 // mark is drawn and why (simulated, a valid measurement, an interval open above, invalid), the loads where
 // a side collapsed, and the reasons of the invalid points in short. Pure.
 
-import { formatLoad, formatMs } from '../contract/index.ts';
+import { formatLoad, formatMs, type LatencyMetric, latencyMetric } from '../contract/index.ts';
 import { pointTip } from './point-tip.ts';
 import type { PointAnalysis } from './run-analysis.ts';
+
+/** The percentiles a latency chart draws: the tails, where hedging shows (p50 barely moves). */
+export const CHARTED_PERCENTILES = ['p99', 'p99.9'] as const satisfies readonly LatencyMetric[];
 
 /** How a percentile's mark is drawn, and why. */
 export type MarkStatus = 'simulated' | 'measured' | 'open' | 'invalid';
@@ -14,7 +17,7 @@ export interface LatencyDatum {
   load: number;
   /** The load, nudged per seed and source so that marks of one load sit side by side, not on each other. */
   x: number;
-  percentile: 'p99' | 'p99.9';
+  percentile: (typeof CHARTED_PERCENTILES)[number];
   source: 'sim' | 'real';
   seed: string;
   value: number;
@@ -105,10 +108,8 @@ export function latencyData(
       if (source === 'real' && !row.valid) {
         for (const r of new Set(p.invalidReasons.map(shortReason))) reasons.set(r, (reasons.get(r) ?? 0) + 1);
       }
-      for (const [percentile, v] of [
-        ['p99', row.p99_ms],
-        ['p99.9', row.p999_ms],
-      ] as const) {
+      for (const percentile of CHARTED_PERCENTILES) {
+        const v = row[latencyMetric(percentile).column];
         if (v === null || !(v > 0)) continue;
         const iv = source === 'real' ? p.intervals?.[percentile] : null;
         const open = iv?.highOpen === true;

@@ -10,18 +10,11 @@
 // wants it fixed, not absorbed. The cancellation's trip has no measurement of its own; it takes the
 // request transit (an abort is a write by the client, read by the server's event loop) without send lag.
 
-import { type ManifestPoint, rawPaths } from '../contract/index.ts';
-import { type DelayDistribution, empiricalDelay, type TransportParams, timeScaleOf } from '../model/index.ts';
-import { type Attribution, attribute } from './attribution.ts';
-import { attemptsInModelTime, callsInModelTime, statusInModelTime } from './model-time.ts';
-import {
-  OUTCOME_CODE,
-  type RawAttempts,
-  type RawCalls,
-  readAttemptsCsv,
-  readCallsCsv,
-  readStatusJson,
-} from './raw-files.ts';
+import { type DelayDistribution, empiricalDelay, type TransportParams } from '../model/index.ts';
+import type { Attribution } from './attribution.ts';
+import { RawFileError } from './errors.ts';
+import { OUTCOME_CODE, type RawAttempts, type RawCalls } from './raw-files.ts';
+import type { RealPoint } from './real-row.ts';
 
 /** Where the samples came from. */
 export type TransportOrigin = 'attribution' | 'residence';
@@ -87,17 +80,20 @@ function fromResidence(calls: RawCalls, attempts: RawAttempts): Samples {
 }
 
 /**
- * The transport measured by the calibration point `entry` of the run in `runDir`. Throws
- * TransportSamplesError (with the count) when fewer than 100 calls give a sample, RawFileError when a
- * file cannot be read.
+ * The transport measured by a run's calibration point `slug`, from its raw files as real-row.ts read them
+ * (model time). Throws TransportSamplesError (with the count) when fewer than 100 calls give a sample,
+ * RawFileError when the point has no attempt records.
  */
-export function measuredTransport(runDir: string, entry: ManifestPoint): MeasuredTransport {
-  const paths = rawPaths(runDir, entry.slug);
-  const k = timeScaleOf(entry);
-  const calls = callsInModelTime(readCallsCsv(paths.calls), k);
-  const attempts = attemptsInModelTime(readAttemptsCsv(paths.attempts), k);
-  const status = statusInModelTime(readStatusJson(paths.status), k);
-  const a = attribute(calls, attempts, status);
+export function measuredTransport(
+  point: Pick<RealPoint, 'calls' | 'attempts' | 'attribution'>,
+  slug: string,
+): MeasuredTransport {
+  const { calls, attempts, attribution: a } = point;
+  if (attempts === null || a === null) {
+    throw new RawFileError(
+      `raw/${slug}.attempts.csv is missing: the transport is measured from the server's attempt records`,
+    );
+  }
   const useAttribution = a.n >= a.missing && a.n > 0;
   const s = useAttribution ? fromAttribution(a) : fromResidence(calls, attempts);
   let clamped = 0;
@@ -107,7 +103,7 @@ export function measuredTransport(runDir: string, entry: ManifestPoint): Measure
       clamped++;
       return 0;
     });
-  const where = `the calibration point (${entry.slug})`;
+  const where = `the calibration point (${slug})`;
   const dist = (xs: number[], dir: string): DelayDistribution =>
     empiricalDelay(clamp(xs), `sim+net transport from ${where}, ${dir} delay`);
   const transport: TransportParams = {

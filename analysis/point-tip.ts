@@ -2,18 +2,10 @@
 // files): the point's identity, its percentiles with the real 95 % interval, its verdict and why it is
 // invalid or open-ended. Plain text, one figure per line; pure.
 
-import { formatLoad, formatMs, type PointRow } from '../contract/index.ts';
-import type { LatencyMetric } from './calibration.ts';
-import { LATENCY_METRICS } from './compare.ts';
+import { formatLoad, formatMs, LATENCY_METRICS, type PointRow } from '../contract/index.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
 import { pointVerdictText } from './point-verdict.ts';
 import type { PointAnalysis } from './run-analysis.ts';
-
-const COLUMN: Readonly<Record<LatencyMetric, 'p50_ms' | 'p99_ms' | 'p999_ms'>> = {
-  p50: 'p50_ms',
-  p99: 'p99_ms',
-  'p99.9': 'p999_ms',
-};
 
 const ms = (v: number | null | undefined) => formatMs(v, { missing: '—' });
 
@@ -40,9 +32,9 @@ function sideLines(p: PointAnalysis, source: 'sim' | 'real', row: PointRow | und
   }
   const out: string[] = [];
   if (row.collapsed) out.push(`${source}: collapsed (the queue never drained; percentiles not drawn)`);
-  for (const { metric } of LATENCY_METRICS) {
-    const iv = source === 'real' ? p.intervals?.[metric] : null;
-    out.push(`${source} ${metric}: ${ms(row[COLUMN[metric]])} ms ${intervalText(iv)}`.trimEnd());
+  for (const { name, column } of LATENCY_METRICS) {
+    const iv = source === 'real' ? p.intervals?.[name] : null;
+    out.push(`${source} ${name}: ${ms(row[column])} ms ${intervalText(iv)}`.trimEnd());
   }
   if (source === 'real') {
     const reasons = p.invalidReasons.length > 0 ? p.invalidReasons : ['no reason recorded'];

@@ -1,6 +1,6 @@
-// The real side of a point, recomputed from its raw files alone: the points.csv row (through the same
-// RowBuilder the simulator uses), the sorted latency sample the confidence intervals need, and why the
-// point is invalid or collapsed when it is.
+// The real side of a point, recomputed from its raw files alone, and the one place the analysis reads
+// them: the points.csv row (through the same RowBuilder the simulator uses), the sorted latency sample the
+// confidence intervals need, why the point is invalid or collapsed, and the records themselves.
 
 import { existsSync } from 'node:fs';
 import {
@@ -22,6 +22,7 @@ import { attemptsInModelTime, callsInModelTime, statusInModelTime } from './mode
 import {
   OUTCOME_CODE,
   type PointStatus,
+  type RawAttempts,
   type RawCalls,
   readAttemptsCsv,
   readCallsCsv,
@@ -33,12 +34,17 @@ import { busyByReplica, type ReplicaUse, replicaUse } from './replica-use.ts';
 import { learnAttemptsFromServer } from './server-attempts.ts';
 import { generatorTimeline, type ServerTimeline, serverTimeline } from './server-timeline.ts';
 
-/** Everything the analysis derives from one real point's raw files. */
+/**
+ * Everything the analysis derives from one real point's raw files, read once and in model time: the
+ * comparison, the attribution, sim+net's transport and the report's charts all start from it.
+ */
 export interface RealPoint {
   row: PointRow;
   /** Latencies (ms) of the measured calls that succeeded, ascending: the sample behind the percentiles. */
   okLatencies: Float64Array;
   calls: RawCalls;
+  /** The server's attempt records; null when the point has no attempts file. */
+  attempts: RawAttempts | null;
   status: PointStatus | null;
   /** Why `row.valid` is false (the generator's reasons plus the analysis's own); empty when valid. */
   invalidReasons: string[];
@@ -156,6 +162,7 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     row,
     okLatencies,
     calls,
+    attempts,
     status,
     invalidReasons,
     collapseReasons,

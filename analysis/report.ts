@@ -1,6 +1,15 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 
-import { formatLoad, formatMs, type PointRow, percentileOf, rowKey, rowLabel } from '../contract/index.ts';
+import {
+  formatLoad,
+  formatMs,
+  isLatencyMetric,
+  latencyMetric,
+  type PointRow,
+  percentileOf,
+  rowKey,
+  rowLabel,
+} from '../contract/index.ts';
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { claimsBlocks } from './claims/index.ts';
@@ -26,7 +35,6 @@ export interface ChartRef {
 }
 
 const DASH = '—';
-const LATENCY: ReadonlySet<string> = new Set(['p50', 'p99', 'p99.9']);
 
 /** Latency in ms with about three significant digits. */
 export const ms = (v: number | null | undefined) => formatMs(v, { missing: DASH });
@@ -149,7 +157,7 @@ function num(r: ComparisonRow, v: number | null): string {
 }
 
 function interval(r: ComparisonRow): string {
-  if (r.real === null || !LATENCY.has(r.metric)) return DASH;
+  if (r.real === null || !isLatencyMetric(r.metric)) return DASH;
   const lo = r.realCiLow === null ? '−∞' : num(r, r.realCiLow);
   const hi = r.realCiHigh === null ? '∞ (open: too few calls)' : num(r, r.realCiHigh);
   return `[${lo}, ${hi}]`;
@@ -189,14 +197,12 @@ function divergenceBlocks(a: RunAnalysis): Block[] {
   return [{ kind: 'table', head, rows, align: head.map((_, i) => (i >= 5 && i <= 9 ? 'right' : 'left')) }];
 }
 
-const METRIC_PCT: Readonly<Record<string, number>> = { p50: 50, p99: 99, 'p99.9': 99.9 };
-
 /**
  * How much of a latency gap the harness explains: the real percentile minus the same percentile of the
  * latencies with every harness part taken out (same calls, same queue), beside the gap itself.
  */
 function harnessShare(a: RunAnalysis, r: ComparisonRow): string {
-  const pct = METRIC_PCT[r.metric];
+  const pct = isLatencyMetric(r.metric) ? latencyMetric(r.metric).percentile : undefined;
   const key = rowKey(r);
   const p = a.points.find((x) => x.key === key);
   const at = p?.attribution;

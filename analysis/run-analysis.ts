@@ -14,6 +14,7 @@ import {
   type ManifestPoint,
   type PointRow,
   parsePointsCsv,
+  perLatencyMetric,
   pointKey,
   rowKey,
 } from '../contract/index.ts';
@@ -24,7 +25,6 @@ import {
   type ComparisonSummary,
   calibrationRows,
   comparePoint,
-  LATENCY_METRICS,
   type PointId,
   type RealIntervals,
   summarize,
@@ -32,7 +32,7 @@ import {
 import type { ComparisonRow } from './comparison-csv.ts';
 import { independentSampleInterval, percentileInterval } from './percentile-ci.ts';
 import { statusInflightTimelineMs } from './raw-files.ts';
-import { hasRawCalls, readRealPoint } from './real-row.ts';
+import { hasRawCalls, type RealPoint, readRealPoint } from './real-row.ts';
 import type { ReplicaUse } from './replica-use.ts';
 import { type RunManifest, readManifest, readPointsCsv } from './run-folder.ts';
 import type { ServerTimeline } from './server-timeline.ts';
@@ -47,6 +47,12 @@ export interface PointAnalysis {
   real?: PointRow;
   /** Where the real row came from: recomputed from raw files, read from points.csv, or nowhere. */
   realSource: 'raw' | 'points.csv' | 'none';
+  /**
+   * The point's raw files as real-row.ts read them (model time), kept where a later step reads the calls
+   * themselves: a calibration point (sim+net's transport) and a collapsed one (its chart); null elsewhere,
+   * since at 200 000 calls a point's calls and attempts take about 30 MB.
+   */
+  raw: RealPoint | null;
   intervals: RealIntervals | null;
   invalidReasons: string[];
   collapseReasons: string[];
@@ -139,6 +145,7 @@ export function pointWithoutMeasurement(
     sim,
     real: undefined,
     realSource: 'none',
+    raw: null,
     intervals: null,
     invalidReasons: [],
     collapseReasons: [],
@@ -166,6 +173,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
   }
   const notes: string[] = [];
   const clientSide = manifest.matrix.target !== undefined;
+  const calibrationKeys = new Set(calibrationCandidates(manifest.matrix).map(pointKey));
 
   const analyse = (entry: ManifestPoint): PointAnalysis => {
     const key = entryKey(entry);
@@ -186,13 +194,14 @@ export function analyzeRun(runDir: string): RunAnalysis {
         const rp = readRealPoint(runDir, entry, manifest.matrix);
         p.real = rp.row;
         p.realSource = 'raw';
-        p.intervals = Object.fromEntries(
-          LATENCY_METRICS.map(({ metric, p: pct }) => {
-            const iv = percentileInterval(rp.okLatencies, pct);
-            // A foreign service shares no random numbers with the simulation: two independent samples.
-            return [metric, iv && clientSide ? independentSampleInterval(iv) : iv];
-          }),
-        ) as RealIntervals;
+        const keep =
+          entry.calibration === true || calibrationKeys.has(key) || rp.row.collapsed || p.sim?.collapsed;
+        if (keep) p.raw = rp;
+        p.intervals = perLatencyMetric(({ percentile }) => {
+          const iv = percentileInterval(rp.okLatencies, percentile);
+          // A foreign service shares no random numbers with the simulation: two independent samples.
+          return iv && clientSide ? independentSampleInterval(iv) : iv;
+        }) satisfies RealIntervals;
         p.invalidReasons = rp.invalidReasons;
         p.collapseReasons = rp.collapseReasons;
         p.inflightTimeline = statusInflightTimelineMs(rp.status);
@@ -265,7 +274,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     notes,
     simSeeds: rows.filter((r) => r.source === 'sim').map((r) => r.seed),
     simulationOnly: false,
-    simNet: analyzeSimNet(runDir, manifest.matrix, points, calibrations),
+    simNet: analyzeSimNet(manifest.matrix, points, calibrations),
   };
 }
 

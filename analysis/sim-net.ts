@@ -67,7 +67,6 @@ export function noSimNet(why?: string): SimNetAnalysis {
  * and `simNetRows` and returns the run's sim+net side.
  */
 export function analyzeSimNet(
-  runDir: string,
   matrix: Matrix,
   points: readonly PointAnalysis[],
   calibrations: readonly TimeScaleCalibration[],
@@ -75,12 +74,12 @@ export function analyzeSimNet(
   const out = noSimNet();
   const byK = new Map<number, { cal: PointAnalysis; transport: TransportParams }>();
   for (const { k, point: cal } of calibrations) {
-    if (cal.realSource !== 'raw') {
+    if (cal.raw === null) {
       out.missing.push('the calibration point has no raw files to measure the transport from');
       continue;
     }
     try {
-      const measured = measuredTransport(runDir, cal.entry);
+      const measured = measuredTransport(cal.raw, cal.entry.slug);
       out.measured ??= measured;
       byK.set(k, { cal, transport: measured.transport });
     } catch (err) {

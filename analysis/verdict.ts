@@ -1,13 +1,19 @@
 // The verdict rules: does the simulator's value for a point and metric agree with the measurement?
 // Pure functions of the numbers; results/README.md states the same rules for readers of comparison.csv.
 
-import type { PointRow } from '../contract/index.ts';
+import {
+  LATENCY_METRICS,
+  type LatencyColumn,
+  type LatencyMetric,
+  type PointRow,
+  perLatencyMetric,
+} from '../contract/index.ts';
 
-/** The metrics compared, in comparison.csv order. */
+const LATENCY_NAMES: readonly LatencyMetric[] = LATENCY_METRICS.map((m) => m.name);
+
+/** The metrics compared, in comparison.csv order: the latency metrics (contract/latency-metrics.ts), then rates. */
 export const METRICS = [
-  'p50',
-  'p99',
-  'p99.9',
+  ...LATENCY_NAMES,
   'requests_per_call',
   'utilization',
   'rejected_rate',
@@ -18,9 +24,7 @@ export const METRICS = [
  * the hedge rate takes the place of utilisation (which needs the server's own records).
  */
 export const CLIENT_METRICS = [
-  'p50',
-  'p99',
-  'p99.9',
+  ...LATENCY_NAMES,
   'requests_per_call',
   'hedge_rate',
   'rejected_rate',
@@ -70,9 +74,7 @@ export type RateMetric = keyof typeof RATE_TOLERANCE;
 
 /** Decimals each metric is written with; verdicts are computed on these rounded values. */
 export const METRIC_DECIMALS: Readonly<Record<Metric, number>> = Object.freeze({
-  p50: 3,
-  p99: 3,
-  'p99.9': 3,
+  ...perLatencyMetric((m) => m.decimals),
   requests_per_call: 4,
   utilization: 4,
   rejected_rate: 5,
@@ -82,9 +84,7 @@ export const METRIC_DECIMALS: Readonly<Record<Metric, number>> = Object.freeze({
 
 /** The points.csv column behind each numeric metric. */
 export const METRIC_COLUMN = Object.freeze({
-  p50: 'p50_ms',
-  p99: 'p99_ms',
-  'p99.9': 'p999_ms',
+  ...perLatencyMetric((m): LatencyColumn => m.column),
   requests_per_call: 'requests_per_call',
   utilization: 'utilization',
   rejected_rate: 'rejected_rate',

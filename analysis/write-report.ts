@@ -2,8 +2,7 @@
 
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoad, rawPaths } from '../contract/index.ts';
-import { timeScaleOf } from '../model/index.ts';
+import { formatLoad } from '../contract/index.ts';
 import { writeFileAtomicSync } from '../runtime/index.ts';
 import { agreementData, agreementSpec } from './agreement-chart.ts';
 import {
@@ -17,9 +16,7 @@ import {
 } from './charts.ts';
 import { latencySubtitle, latencyVsLoadSpec } from './latency-chart.ts';
 import { latencyData, latencyDomain } from './latency-data.ts';
-import { callsInModelTime } from './model-time.ts';
 import { configLabel, configLabels } from './point-label.ts';
-import { readCallsCsv } from './raw-files.ts';
 import { type ChartRef, reportBlocks, reportTitle } from './report.ts';
 import { type Block, toHtml, toMarkdown } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
@@ -36,12 +33,9 @@ export interface ReportResult {
   summaryLine: string;
 }
 
-async function collapseChart(
-  runDir: string,
-  p: PointAnalysis,
-): Promise<{ ref: ChartRef; svg: string } | null> {
-  if (p.realSource !== 'raw') return null;
-  const calls = callsInModelTime(readCallsCsv(rawPaths(runDir, p.entry.slug).calls), timeScaleOf(p.entry));
+async function collapseChart(p: PointAnalysis): Promise<{ ref: ChartRef; svg: string } | null> {
+  if (p.raw === null) return null;
+  const { calls } = p.raw;
   const latency = latencyOverTime(calls.intendedMs, calls.latencyMs);
   const inflight = inflightOverTime(p.timeline, p.inflightTimeline);
   if (latency.length === 0 && inflight.length === 0) return null;
@@ -127,7 +121,7 @@ export async function renderCharts(a: RunAnalysis): Promise<{ refs: ChartRef[]; 
   }
   for (const p of a.points) {
     if (!p.sim?.collapsed && !p.real?.collapsed) continue;
-    const chart = await collapseChart(a.runDir, p);
+    const chart = await collapseChart(p);
     if (!chart) continue;
     svgs.set(chart.ref.file, chart.svg);
     refs.push(chart.ref);

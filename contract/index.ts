@@ -22,6 +22,17 @@ export { StatusJsonError } from './errors.ts';
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
+  isLatencyMetric,
+  LATENCY_METRICS,
+  type LatencyColumn,
+  type LatencyMetric,
+  type LatencyMetricEntry,
+  type LatencyMetricSpec,
+  latencyMetric,
+  latencyMetricOfColumn,
+  perLatencyMetric,
+} from './latency-metrics.ts';
+export {
   type ClientFigures,
   entryConfigName,
   entryKey,

@@ -9,14 +9,13 @@ import {
   usedDimColumns,
 } from './dimension-columns.ts';
 import { PointsCsvError } from './errors.ts';
+import { LATENCY_METRICS } from './latency-metrics.ts';
 import { POINT_COLUMNS, type PointRow } from './point-row.ts';
 
 const DECIMALS: Partial<Record<keyof PointRow, number>> = {
   load: 2,
-  p50_ms: 3,
+  ...Object.fromEntries(LATENCY_METRICS.map((m) => [m.column, m.decimals])),
   p90_ms: 3,
-  p99_ms: 3,
-  p999_ms: 3,
   max_ms: 3,
   mean_ms: 3,
   requests_per_call: 4,

@@ -4,6 +4,7 @@
 import { formatLoad, type PointDims } from '../model/index.ts';
 import { dimCellsOf } from './dimension-columns.ts';
 import { LatencyHistogram } from './histogram.ts';
+import { LATENCY_METRICS, type LatencyColumn } from './latency-metrics.ts';
 import type { PointRow } from './point-row.ts';
 import type { CallOutcome } from './records.ts';
 
@@ -58,6 +59,10 @@ export class RowBuilder {
     const pct = (p: number) => (h.count > 0 ? h.percentile(p) : null);
     const rate = (x: number) => (n > 0 ? x / n : null);
     const { ctx } = this;
+    const latency = Object.fromEntries(LATENCY_METRICS.map((m) => [m.column, pct(m.percentile)])) as Record<
+      LatencyColumn,
+      number | null
+    >;
     return {
       config: ctx.config,
       load: Number(formatLoad(ctx.load)),
@@ -66,10 +71,10 @@ export class RowBuilder {
       source: ctx.source,
       calls: ctx.calls,
       measured_calls: n,
-      p50_ms: pct(50),
+      p50_ms: latency.p50_ms,
       p90_ms: pct(90),
-      p99_ms: pct(99),
-      p999_ms: pct(99.9),
+      p99_ms: latency.p99_ms,
+      p999_ms: latency.p999_ms,
       max_ms: h.count > 0 ? h.maxMs : null,
       mean_ms: h.count > 0 ? h.meanMs : null,
       requests_per_call: rate(this.attempts),

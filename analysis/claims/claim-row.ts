@@ -1,10 +1,10 @@
 // What a claim reads: a points.csv row of any source (sim, real, sim+net, …) with, where a raw sample
 // exists, the 95 % interval of its latency percentiles, and what is known about its collapse verdict.
 
-import type { PointRow } from '../../contract/index.ts';
+import type { LatencyColumn, PointRow } from '../../contract/index.ts';
 
-/** The latency columns a claim may compare. */
-export type LatencyColumn = 'p50_ms' | 'p99_ms' | 'p999_ms';
+/** The latency columns a claim may compare: the compared metrics' (contract/latency-metrics.ts). */
+export type { LatencyColumn };
 
 /** A percentile's 95 % interval as comparison.csv writes it: null end = open (the sample cannot bound it). */
 export interface ClaimInterval {

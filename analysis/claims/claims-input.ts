@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import {
   type CollapseEvidence,
   entryKey,
+  LATENCY_METRICS,
   type PointRow,
   parsePointsCsv,
   rowKey,
@@ -15,7 +16,6 @@ import { realInterval } from '../compare.ts';
 import { RunFolderError } from '../errors.ts';
 import { analyzeRun, everyPoint, type PointAnalysis, type RunAnalysis } from '../run-analysis.ts';
 import { readPointsCsv } from '../run-folder.ts';
-import { METRIC_DECIMALS } from '../verdict.ts';
 import type { ClaimRow } from './claim-row.ts';
 
 /** The rows of a folder, every source, and what a reader must know about them. */
@@ -49,19 +49,13 @@ export function collapseUndecided(
   return e.reason.startsWith('too few samples') ? e.reason : undefined;
 }
 
-const LATENCY = [
-  ['p50_ms', 'p50'],
-  ['p99_ms', 'p99'],
-  ['p999_ms', 'p99.9'],
-] as const;
-
 /** The real row of an analysed point with its intervals (as comparison.csv writes them). */
 function realClaimRow(p: PointAnalysis, real: PointRow): ClaimRow {
   const row: ClaimRow = { ...real, collapseUndecided: collapseUndecided(p.collapse, real.collapsed) };
   if (!p.intervals) return row;
   row.ci = {};
-  for (const [col, metric] of LATENCY) {
-    row.ci[col] = realInterval(real[col], p.intervals[metric], METRIC_DECIMALS[metric]);
+  for (const { name, column, decimals } of LATENCY_METRICS) {
+    row.ci[column] = realInterval(real[column], p.intervals[name], decimals);
   }
   return row;
 }

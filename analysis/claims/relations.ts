@@ -16,7 +16,7 @@
 // one that did not collapse; two collapsed points give the same result (a queue that never drains,
 // whatever the percentile says).
 
-import { formatMs } from '../../contract/index.ts';
+import { formatMs, latencyMetricOfColumn } from '../../contract/index.ts';
 import { RATE_TOLERANCE, roundTo } from '../verdict.ts';
 import { type Check, type ClaimPoints, type PointRef, unusable } from './claim-points.ts';
 import type { ClaimRow, LatencyColumn } from './claim-row.ts';
@@ -32,8 +32,6 @@ export const CLAIM_RATE_TOLERANCE = RATE_TOLERANCE;
 
 /** What a claim expects of A against B. */
 export type Expectation = 'better' | 'worse' | 'same' | 'not worse' | 'not better';
-
-const LABEL: Record<LatencyColumn, string> = { p50_ms: 'p50', p99_ms: 'p99', p999_ms: 'p99.9' };
 
 /** The margin of a relation for two latency values (ms): `better` (also worse, not worse) or `same`. */
 export function latencyTolerance(kind: 'better' | 'same', a: number, b: number): number {
@@ -113,7 +111,7 @@ export function latencyCheck(
     const why = unusable(pts, p, r);
     if (why) return { verdict: 'inconclusive', text: why };
   }
-  const head = `${pts.name(a)} ${LABEL[col]} ${latencyText(ra, col)} vs ${pts.name(b)} ${latencyText(rb, col)}`;
+  const head = `${pts.name(a)} ${latencyMetricOfColumn(col).name} ${latencyText(ra, col)} vs ${pts.name(b)} ${latencyText(rb, col)}`;
   if (ra.collapsed || rb.collapsed) {
     const rel: Relation = ra.collapsed && rb.collapsed ? 'same' : ra.collapsed ? 'worse' : 'better';
     const found = rel === 'same' ? 'both collapsed' : rel;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPARISON_HEADER, parseComparisonCsv } from '../../analysis/comparison-csv.ts';
 import { compareRunFolder, writeReport } from '../../analysis/index.ts';
-import { analyzeRun } from '../../analysis/run-analysis.ts';
+import { analyzeRun, everyPoint } from '../../analysis/run-analysis.ts';
+import { renderCharts } from '../../analysis/write-report.ts';
 import { parsePointsCsv } from '../../contract/index.ts';
 import { parseMatrix } from '../../model/index.ts';
 import { createCli } from '../../orchestrator/cli.ts';
@@ -162,6 +163,21 @@ describe('report', () => {
     expect((html.match(/<svg/g) ?? []).length).toBe(files.length);
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     for (const f of files) expect(md).toContain(`(charts/${f})`);
+  });
+
+  it('reads raw/ once: the charts and sim+net come from the analysis, which keeps the records only where they are read', async () => {
+    const copy = writeFixtureRun(VERDICT_POINTS);
+    dirs.push(copy);
+    const a = analyzeRun(copy);
+    rmSync(join(copy, 'raw'), { recursive: true });
+    const { refs } = await renderCharts(a);
+    expect(refs.filter((r) => r.kind === 'collapse')).toHaveLength(1);
+    expect(a.simNet.rows.length).toBeGreaterThan(0);
+    // The calibration point (its transport) and the collapsed point (its chart); no other point.
+    const kept = everyPoint(a).filter((p) => p.raw !== null);
+    expect(kept.map((p) => p.entry.slug).sort()).toEqual(
+      [slugOf(VERDICT_POINTS[0]), slugOf(VERDICT_POINTS[4])].sort(),
+    );
   });
 
   it('writes the same bytes twice (report, page and charts)', async () => {

@@ -166,7 +166,7 @@ describe('sim+net on a run measured through a known 3 ms network', () => {
     it(`measures the transport from the calibration point (${origin}): ${D} ms each way`, () => {
       const dir = writeNetworkRun(withWriteTimes);
       const a = analyzeRun(dir);
-      const m = measuredTransport(dir, a.calibrationPoint!.entry);
+      const m = measuredTransport(a.calibrationPoint!.raw!, a.calibrationPoint!.entry.slug);
       expect(m.origin).toBe(origin);
       expect(m.samples).toBe(900);
       for (const dir of ['request', 'response'] as const) {
@@ -264,7 +264,7 @@ describe('sim+net on other folders', () => {
     const a = analyzeRun(dir);
     let err: unknown;
     try {
-      measuredTransport(dir, a.calibrationPoint!.entry);
+      measuredTransport(a.calibrationPoint!.raw!, a.calibrationPoint!.entry.slug);
     } catch (e) {
       err = e;
     }
