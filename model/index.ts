@@ -43,7 +43,7 @@ export {
   overrideMatrix,
   parseMatrix,
   timeScales,
-} from './matrix.ts';
+} from './matrix-schema.ts';
 export { DEFAULT_MODEL, type ModelParams } from './params.ts';
 export {
   type Cancellation,
