@@ -15,6 +15,6 @@ export {
   parseDestination,
   parseHostsFile,
   type TargetEntry,
-} from './schema.ts';
+} from './hosts-file-schema.ts';
 export { shellJoin, shellQuote } from './shell-quote.ts';
 export { createSshHost, type SshHost } from './ssh-host.ts';

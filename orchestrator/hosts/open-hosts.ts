@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { redactUrl } from '../../runtime/index.ts';
 import { type Host, loadgenHostName, type RedisUrl, type RunHosts, targetHostName } from './host.ts';
 import { createLocalHost } from './local-host.ts';
-import { type HostsFile, type LoadgenEntry, laneHostsFile, loadHostsFile } from './schema.ts';
+import { type HostsFile, type LoadgenEntry, laneHostsFile, loadHostsFile } from './hosts-file-schema.ts';
 import { createSshHost } from './ssh-host.ts';
 
 /**
