@@ -1,6 +1,6 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 
-import { formatLoad, formatMs, type PointRow, percentileOf, rowKey, rowLabel } from '../contract/index.ts';
+import { formatLoad, type PointRow, percentileOf, rowKey, rowLabel } from '../contract/index.ts';
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from './attribution.ts';
 import { formatCalibrationLine } from './calibration.ts';
 import { claimsBlocks } from './claims/index.ts';
@@ -12,6 +12,7 @@ import { lanesBlocks } from './lanes-report.ts';
 import { configLabel, configLabels } from './point-label.ts';
 import { pointVerdictText } from './point-verdict.ts';
 import { replicaBlocks } from './replica-report.ts';
+import { DASH, fixed, ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { simNetBlocks } from './sim-net-report.ts';
@@ -25,21 +26,7 @@ export interface ChartRef {
   kind: 'agreement' | 'latency' | 'collapse' | 'attribution' | 'time-scale';
 }
 
-const DASH = '—';
 const LATENCY: ReadonlySet<string> = new Set(['p50', 'p99', 'p99.9']);
-
-/** Latency in ms with about three significant digits. */
-export const ms = (v: number | null | undefined) => formatMs(v, { missing: DASH });
-
-/** A fraction as a percentage, e.g. `12.50 %`; — when unknown. */
-export function pct(v: number | null | undefined, decimals = 2): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? DASH : `${(v * 100).toFixed(decimals)} %`;
-}
-
-/** A number with fixed decimals; — when unknown. */
-export function fixed(v: number | null | undefined, d: number): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(d);
-}
 
 function pair(p: PointAnalysis, f: (r: PointRow) => string): string {
   return `${p.sim ? f(p.sim) : DASH} / ${p.real ? f(p.real) : DASH}`;
@@ -108,9 +95,6 @@ export function studyTables(
   }
   return blocks;
 }
-
-/** The first columns of every per-point table: what names the point. */
-export const POINT_ID_HEAD: readonly string[] = ['configuration', 'load', 'cancellation', 'seed'];
 
 function pointsTable(a: RunAnalysis): Block {
   const head = [
