@@ -4,7 +4,7 @@
 
 import { formatLoad } from '../contract/index.ts';
 import { configLabel } from './point-label.ts';
-import { ms, POINT_ID_HEAD } from './report.ts';
+import { ms, POINT_ID_HEAD } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 import { everyPoint, type RunAnalysis } from './run-analysis.ts';
 

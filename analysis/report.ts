@@ -2,7 +2,6 @@
 
 import {
   formatLoad,
-  formatMs,
   isLatencyMetric,
   latencyMetric,
   type PointRow,
@@ -21,6 +20,7 @@ import { lanesBlocks } from './lanes-report.ts';
 import { configLabel, configLabels } from './point-label.ts';
 import { pointVerdictText } from './point-verdict.ts';
 import { replicaBlocks } from './replica-report.ts';
+import { DASH, fixed, ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from './run-analysis.ts';
 import { simNetBlocks } from './sim-net-report.ts';
@@ -32,21 +32,6 @@ export interface ChartRef {
   file: string;
   title: string;
   kind: 'agreement' | 'latency' | 'collapse' | 'attribution' | 'time-scale';
-}
-
-const DASH = '—';
-
-/** Latency in ms with about three significant digits. */
-export const ms = (v: number | null | undefined) => formatMs(v, { missing: DASH });
-
-/** A fraction as a percentage, e.g. `12.50 %`; — when unknown. */
-export function pct(v: number | null | undefined, decimals = 2): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? DASH : `${(v * 100).toFixed(decimals)} %`;
-}
-
-/** A number with fixed decimals; — when unknown. */
-export function fixed(v: number | null | undefined, d: number): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(d);
 }
 
 function pair(p: PointAnalysis, f: (r: PointRow) => string): string {
@@ -116,9 +101,6 @@ export function studyTables(
   }
   return blocks;
 }
-
-/** The first columns of every per-point table: what names the point. */
-export const POINT_ID_HEAD: readonly string[] = ['configuration', 'load', 'cancellation', 'seed'];
 
 function pointsTable(a: RunAnalysis): Block {
   const head = [

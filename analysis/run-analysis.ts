@@ -235,7 +235,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
 
   const all = manifest.points.map(analyse);
   const points = all.filter((p) => p.entry.calibration !== true);
-  // One calibration point per time scale (model/matrix.ts): a point is judged with its own scale's. One the
+  // One calibration point per time scale (model/calibration-point.ts): a point is judged with its own scale's. One the
   // matrix already has (same key) serves, and stays judged.
   const calibrations: TimeScaleCalibration[] = [];
   for (const cand of calibrationCandidates(manifest.matrix)) {

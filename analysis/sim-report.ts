@@ -3,7 +3,8 @@
 
 import { formatLoad } from '../contract/index.ts';
 import { configLabel } from './point-label.ts';
-import { type ChartRef, chartBlocks, fixed, latencyCell, POINT_ID_HEAD, pct, studyTables } from './report.ts';
+import { type ChartRef, chartBlocks, latencyCell, studyTables } from './report.ts';
+import { fixed, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 import type { RunAnalysis } from './run-analysis.ts';
 

@@ -16,7 +16,7 @@ export const HEDGE_RANGES = {
   maxAttempts: { min: 2, max: 10, integer: true },
   budgetPercent: { min: 0, max: 100 },
   budgetMinHedgesPerSecond: { min: 0, max: 1_000_000 },
-  // A matrix asks for at most 60 s (model/matrix.ts); a dilated clock (docs/time-scale.md) runs it up to 1 000× longer.
+  // A matrix asks for at most 60 s (model/hedge-config-schema.ts); a dilated clock (docs/time-scale.md) runs it up to 1 000× longer.
   budgetWindowMs: { min: 1000, max: 60_000_000 },
   minRemainingMs: { min: 0, max: INF },
 } as const satisfies Record<string, OptionRange>;

@@ -2,6 +2,7 @@
 
 export { ArrivalSchedule, arrivalRatePerMs } from './arrivals.ts';
 export { buildPipeline } from './build-pipeline.ts';
+export { calibrationCandidates, calibrationPoint, calibrationPoints } from './calibration-point.ts';
 export {
   clientOfCall,
   DIMENSIONS,
@@ -11,6 +12,7 @@ export {
   pointClients,
 } from './dimensions.ts';
 export { MatrixInvalidError, TransportInvalidError, TransportSamplesError } from './errors.ts';
+export { FIDELITY_DEFAULTS, type FidelityThresholds } from './fidelity-thresholds.ts';
 export type { ForeignTarget } from './foreign-target.ts';
 export {
   GRPC_STATUS_CODES,
@@ -26,24 +28,11 @@ export {
   REFERENCE_CONFIGS,
   referenceConfig,
 } from './hedge-config.ts';
-export {
-  calibrationCandidates,
-  calibrationPoint,
-  calibrationPoints,
-  expandMatrix,
-  FAIL_ON_VERDICTS,
-  type FailOnVerdict,
-  FIDELITY_DEFAULTS,
-  type FidelityThresholds,
-  type FieldLabels,
-  MAX_CLIENTS,
-  type Matrix,
-  type MatrixOverrides,
-  modelSchema,
-  overrideMatrix,
-  parseMatrix,
-  timeScales,
-} from './matrix.ts';
+export { expandMatrix, timeScales } from './matrix-expand.ts';
+export { type MatrixOverrides, overrideMatrix } from './matrix-overrides.ts';
+export { type FieldLabels, parseMatrix } from './matrix-parse.ts';
+export { FAIL_ON_VERDICTS, type FailOnVerdict, MAX_CLIENTS, type Matrix } from './matrix-schema.ts';
+export { modelSchema } from './model-schema.ts';
 export { DEFAULT_MODEL, type ModelParams } from './params.ts';
 export {
   type Cancellation,

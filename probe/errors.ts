@@ -1,7 +1,7 @@
 // Errors of the probe: a stable code, a message naming what was measured and the fix. A probe that stops
 // early carries what it measured so far (`partial`), so the command can report it without a model.json.
 
-import { HedgebenchError } from '../library/index.ts';
+import { EXIT_CODES, HedgebenchError } from '../library/index.ts';
 
 /** What a stopped probe had measured: the report is written from it, marked incomplete. */
 export interface ProbePartial {
@@ -29,7 +29,7 @@ export class ProbeError extends HedgebenchError {
 /** An option of probe or recommend is invalid (refused before any request is sent). */
 export class ProbeOptionsError extends ProbeError {
   constructor(message: string) {
-    super('HB_PROBE_OPTIONS', message, { measured: [] }, { exitCode: 2 });
+    super('HB_PROBE_OPTIONS', message, { measured: [] }, { exitCode: EXIT_CODES.usage });
   }
 }
 
@@ -77,7 +77,7 @@ export class ProbeNoKneeError extends ProbeError {
 export class ProbeInterruptedError extends ProbeError {
   constructor(partial: ProbePartial) {
     super('HB_PROBE_INTERRUPTED', 'the probe was interrupted; nothing more was sent', partial, {
-      exitCode: 130,
+      exitCode: EXIT_CODES.sigint,
     });
   }
 }

@@ -1,6 +1,7 @@
 // `hedgebench target-server`: the yargs command that runs the target server (main.ts reuses it).
 
 import type { CommandModule } from 'yargs';
+import { EXIT_CODES } from '../library/index.ts';
 import { reportFatal } from '../runtime/index.ts';
 import { runTargetServer } from './run.ts';
 
@@ -117,7 +118,7 @@ export const targetServerCommand: CommandModule<object, TargetServerArgs> = {
       process.exit(reportFatal('target-server', err));
     }
     // Timers of attempts abandoned at shutdown must not keep the process alive.
-    process.exit(0);
+    process.exit(EXIT_CODES.ok);
   },
 };
 

@@ -1,7 +1,7 @@
 // Errors of the target server: a stable code, the HTTP status it maps to, and a message naming the field,
 // the value received and the fix. Messages never contain the run's token.
 
-import { HedgebenchError, type HedgebenchErrorOptions } from '../library/index.ts';
+import { EXIT_CODES, HedgebenchError, type HedgebenchErrorOptions } from '../library/index.ts';
 
 /** Base class of every target-server error. */
 export class TargetServerError extends HedgebenchError {
@@ -56,7 +56,7 @@ export class BusyError extends TargetServerError {
 export class TargetOptionsError extends TargetServerError {
   constructor(message: string, options?: { cause?: unknown }) {
     // Bad options are a usage mistake: exit 2, like a flag yargs rejects.
-    super('HB_TARGET_OPTIONS', 500, message, { ...options, exitCode: 2 });
+    super('HB_TARGET_OPTIONS', 500, message, { ...options, exitCode: EXIT_CODES.usage });
   }
 }
 

@@ -3,18 +3,11 @@ export { checkNode } from './check-node.ts';
 export { HostsFileInvalidError } from './errors.ts';
 export type { Host, RedisTlsFiles, RunHosts, StartOptions } from './host.ts';
 export { isRedisUrl, loadgenHostName, targetHostName } from './host.ts';
+export { type HostsFile, type LaneEntry, laneHostsFile, parseHostsFile } from './hosts-file.ts';
+export { type LoadgenEntry, MAX_LANES, type TargetEntry } from './hosts-file-schema.ts';
+export { loadHostsFile } from './load-hosts-file.ts';
 export { createLocalHost, isLocalPidAlive } from './local-host.ts';
 export { openHosts } from './open-hosts.ts';
-export {
-  type HostsFile,
-  type LaneEntry,
-  type LoadgenEntry,
-  laneHostsFile,
-  loadHostsFile,
-  MAX_LANES,
-  parseDestination,
-  parseHostsFile,
-  type TargetEntry,
-} from './schema.ts';
 export { shellJoin, shellQuote } from './shell-quote.ts';
+export { parseDestination } from './ssh-destination.ts';
 export { createSshHost, type SshHost } from './ssh-host.ts';

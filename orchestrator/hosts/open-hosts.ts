@@ -3,8 +3,10 @@
 import { join, resolve } from 'node:path';
 import { redactUrl } from '../../runtime/index.ts';
 import { type Host, loadgenHostName, type RedisUrl, type RunHosts, targetHostName } from './host.ts';
+import { type HostsFile, laneHostsFile } from './hosts-file.ts';
+import type { LoadgenEntry } from './hosts-file-schema.ts';
+import { loadHostsFile } from './load-hosts-file.ts';
 import { createLocalHost } from './local-host.ts';
-import { type HostsFile, type LoadgenEntry, laneHostsFile, loadHostsFile } from './schema.ts';
 import { createSshHost } from './ssh-host.ts';
 
 /**

@@ -13,8 +13,8 @@ import {
 import type { ExecOptions, ExecResult, Host, StartOptions, StopOptions } from './host.ts';
 import { sha256File } from './local-host.ts';
 import { checkArgv, checkEnvName, checkFileName, checkPid } from './names.ts';
-import { parseDestination } from './schema.ts';
 import { shellQuote as q, shellJoin } from './shell-quote.ts';
+import { parseDestination } from './ssh-destination.ts';
 import { isAliveScript, startScript, stopScript, writeFileScript } from './ssh-scripts.ts';
 
 /** Options of createSshHost. */

@@ -2,7 +2,7 @@
 // its tables, and every field its tables name must exist, so the page cannot drift from the code.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { matrixSchema } from '../../model/matrix.ts';
+import { matrixSchema } from '../../model/matrix-schema.ts';
 
 const doc = readFileSync(new URL('../../docs/matrix.md', import.meta.url), 'utf8');
 

@@ -1,0 +1,93 @@
+// The schema of one entry of a matrix's `configs`: a reference configuration's name, or an object with
+// `hedge`, `adaptiveLimit` and/or gRPC's `grpcHedging` / `retryThrottling`, bounded by the library's ranges.
+
+import { z } from 'zod';
+import { ADAPTIVE_LIMIT_RANGES, HEDGE_RANGES, type OptionRange } from '../library/index.ts';
+import { grpcHedgingSchema, retryThrottlingSchema } from './grpc-hedging-schema.ts';
+import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
+import { issueText, positive } from './schema-messages.ts';
+
+const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
+/** Longest budget window a matrix may name, ms (the library takes longer ones: a dilated clock's). */
+const MAX_WINDOW_MS = 60_000;
+/** Names become parts of file names and Redis keys (at most 200 characters with the point's suffix). */
+export const MAX_NAME = 100;
+
+// Ranges come from the library (library/ranges.ts), so a matrix the schema accepts is one the library
+// accepts; the schema may only be stricter (a hedge delay of 0 is allowed by the library, not here).
+const H = HEDGE_RANGES;
+const L = ADAPTIVE_LIMIT_RANGES;
+/** A number within a library range; `low` says what is wrong below it (the max is always `must be ≤ …`). */
+const ranged = (r: OptionRange, low: string) => z.number().min(r.min, low).max(r.max, `must be ≤ ${r.max}`);
+const upTo = (max: number) => `must be ≤ ${max}`;
+
+const hedgeSchema = z
+  .object({
+    delayMs: positive('hedge delay in ms, e.g. 20').optional(),
+    maxAttempts: z
+      .number()
+      .int('must be a whole number')
+      .min(H.maxAttempts.min, `must be ≥ ${H.maxAttempts.min} (1 means no hedge: drop \`hedge\`)`)
+      .max(H.maxAttempts.max, upTo(H.maxAttempts.max))
+      .optional(),
+    budgetPercent: ranged(H.budgetPercent, 'must be ≥ 0 (0 = no budget)').optional(),
+    budgetMinHedgesPerSecond: ranged(H.budgetMinHedgesPerSecond, 'must be ≥ 0').optional(),
+    budgetWindowMs: z
+      .number({ invalid_type_error: 'must be a number (budget window in ms, e.g. 10000)' })
+      .min(H.budgetWindowMs.min, `must be in ${H.budgetWindowMs.min}..${MAX_WINDOW_MS} ms`)
+      .max(MAX_WINDOW_MS, `must be in ${H.budgetWindowMs.min}..${MAX_WINDOW_MS} ms`)
+      .optional(),
+  })
+  .strict();
+
+const limitSchema = z
+  .object({
+    initialLimit: positive('starting limit').optional(),
+    minLimit: positive('lowest limit').max(L.minLimit.max, upTo(L.minLimit.max)).optional(),
+    maxLimit: positive('highest limit').max(L.maxLimit.max, upTo(L.maxLimit.max)).optional(),
+    smoothing: z.number().gt(0, 'must be in (0, 1]').max(L.smoothing.max, 'must be in (0, 1]').optional(),
+    rttTolerance: z.number().min(L.rttTolerance.min, 'must be ≥ 1').optional(),
+    longWindow: ranged(L.longWindow, 'must be a whole number ≥ 1').int().optional(),
+    queueSize: ranged(L.queueSize, 'must be ≥ 0').optional(),
+    windowed: z.boolean().optional(),
+  })
+  .strict();
+
+const configObjectSchema = z
+  .object({
+    name: z
+      .string()
+      .min(1, 'must be a non-empty name (it labels rows and tables)')
+      .max(MAX_NAME, `must be at most ${MAX_NAME} characters (it names files and Redis keys)`),
+    hedge: hedgeSchema.optional(),
+    adaptiveLimit: limitSchema.optional(),
+    grpcHedging: grpcHedgingSchema.optional(),
+    retryThrottling: retryThrottlingSchema.optional(),
+  })
+  .strict();
+
+/**
+ * One entry of `configs`: a reference name or a user's object; checked by hand so an object's errors keep
+ * their own field paths.
+ */
+export const configSchema = z.custom<string | HedgeConfig>().superRefine((v, ctx) => {
+  if (typeof v === 'string') {
+    if (referenceConfig(v) === undefined) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `${JSON.stringify(v)} is not a reference configuration; use one of ${REF_NAMES}, or write an object { name, hedge?, adaptiveLimit? }`,
+      });
+    }
+    return;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: `must be a reference configuration name (${REF_NAMES}) or an object { name, hedge?, adaptiveLimit? }`,
+    });
+    return;
+  }
+  const r = configObjectSchema.safeParse(v);
+  if (!r.success)
+    for (const i of r.error.issues) ctx.addIssue({ ...i, message: issueText(i) } as z.IssueData);
+});

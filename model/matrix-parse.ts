@@ -1,0 +1,155 @@
+// Parsing a matrix: the schema's verdict plus what it cannot check (duplicates, gRPC needing its transport,
+// the library's own checks of each configuration), every problem listed at once; then the defaults filled in.
+
+import { ConfigError, ManualClock } from '../library/index.ts';
+import { buildPipeline } from './build-pipeline.ts';
+import { MatrixInvalidError } from './errors.ts';
+import { FIDELITY_DEFAULTS } from './fidelity-thresholds.ts';
+import { foreignTargetIssues } from './foreign-target.ts';
+import { type HedgeConfig, hedgerOf, referenceConfig } from './hedge-config.ts';
+import { type Matrix, type MatrixSpec, matrixSchema } from './matrix-schema.ts';
+import { DEFAULT_MODEL, type ModelParams } from './params.ts';
+import { formatLoad } from './point.ts';
+import { pickReplicaFields, replicaFieldIssues } from './replica-dims.ts';
+import { issueText } from './schema-messages.ts';
+import { meanServiceMs } from './service-time.ts';
+
+/** Default calibration: `no hedge` at load 0.1 for 1000 calls. */
+export const DEFAULT_CALIBRATION = Object.freeze({ load: 0.1, calls: 1000 });
+
+/**
+ * What to call a top-level field in messages instead of its matrix path, e.g. { configs: '--config' } for
+ * a one-point "matrix" built from command-line flags: `configs[0].hedge` is then reported as `--config.hedge`.
+ */
+export type FieldLabels = Partial<Record<keyof MatrixSpec, string>>;
+
+/** Validates a parsed JSON value; throws MatrixInvalidError listing every bad field (`source` names the file). */
+export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabels = {}): Matrix {
+  const at = (path: (string | number)[]) => fieldPath(path, labels);
+  // A model.json path is resolved by the matrix file's reader (simulator/matrix-file.ts); here it is an error
+  // of its own, and the rest of the matrix is still checked.
+  const modelPath =
+    typeof json === 'object' && json !== null && 'model' in json && typeof json.model === 'string'
+      ? json.model
+      : null;
+  const pathIssues =
+    modelPath === null
+      ? []
+      : [
+          `${at(['model'])}: ${JSON.stringify(modelPath)}: a path to a model.json is read only from a matrix file (hedgebench run/simulate --matrix FILE, relative to that file); write the model object here instead`,
+        ];
+  const r = matrixSchema.safeParse(modelPath === null ? json : { ...(json as object), model: undefined });
+  if (!r.success || pathIssues.length > 0) {
+    const issues = [
+      ...pathIssues,
+      ...(r.success ? [] : r.error.issues.map((i) => `${at(i.path)}: ${issueText(i)}`)),
+    ];
+    throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues, {
+      cause: r.success ? undefined : r.error,
+    });
+  }
+  const m = r.data;
+  const configs = m.configs.map((c) => (typeof c === 'string' ? structuredClone(referenceConfig(c)!) : c));
+  const issues = [
+    ...duplicates(configs.map((c) => c.name)).map(
+      (n) => `configs: the name ${JSON.stringify(n)} appears twice; names label rows, so make them unique`,
+    ),
+    ...duplicates(m.loads.map(formatLoad)).map(
+      (l) => `loads: two loads print as ${l}; loads are keyed with two decimals, so make them differ there`,
+    ),
+    ...duplicates((m.delaysMs ?? []).map(String)).map(
+      (d) => `delaysMs: ${d} appears twice; list each delay once`,
+    ),
+    ...duplicates(m.transport ?? []).map((t) => `transport: '${t}' appears twice; list each transport once`),
+    ...configs.flatMap((c, i) =>
+      hedgerOf(c) === 'grpc-js' && !(m.transport ?? []).includes('grpc')
+        ? [
+            `${at(['configs', i])}: ${JSON.stringify(c.name)} is hedged by grpc-js (grpcHedging), which needs gRPC; add "transport": ["grpc"] (or ["http1", "grpc"])`,
+          ]
+        : [],
+    ),
+    ...duplicates((m.clients ?? []).map(String)).map(
+      (k) => `clients: ${k} appears twice; list each client count once`,
+    ),
+    ...(Array.isArray(m.timeScale)
+      ? duplicates(m.timeScale.map(String)).map(
+          (k) => `timeScale: ${k} appears twice; list each time scale once`,
+        )
+      : []),
+    ...(m.timeScale === 'auto' && m.calibration === false
+      ? [
+          'timeScale: "auto" measures this machine\'s harness delays at the calibration point, and calibration is false; give a calibration point (or leave it out for the default) or a time scale, e.g. [5]',
+        ]
+      : []),
+    ...duplicates(m.cancellation).map((c) => `cancellation: '${c}' appears twice; list each mode once`),
+    ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
+    ...replicaFieldIssues(m),
+    ...(m.target === undefined ? [] : foreignTargetIssues(m, at)),
+    ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
+  ];
+  const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
+  if (model.stragglerMaxMs < model.stragglerMinMs) {
+    issues.push(
+      `${at(['model', 'stragglerMaxMs'])}: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
+    );
+  }
+  const meanMs = meanServiceMs(model);
+  if (!(meanMs > 0 && Number.isFinite(meanMs))) {
+    issues.push(
+      `${at(['model'])}: the mean service time is ${meanMs} ms (stragglerProb ${model.stragglerProb}, stragglers ${model.stragglerMinMs}–${model.stragglerMaxMs} ms), so no arrival rate follows from a load; lower stragglerProb or raise stragglerMaxMs`,
+    );
+  }
+  if (issues.length > 0) {
+    throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues);
+  }
+  return {
+    name: m.name,
+    description: m.description ?? '',
+    configs,
+    loads: [...m.loads],
+    ...(m.delaysMs === undefined ? {} : { delaysMs: [...m.delaysMs] }),
+    ...pickReplicaFields(m),
+    ...(m.transport === undefined ? {} : { transport: [...m.transport] }),
+    ...(m.clients === undefined ? {} : { clients: [...m.clients] }),
+    ...(m.timeScale === undefined ? {} : { timeScale: m.timeScale === 'auto' ? 'auto' : [...m.timeScale] }),
+    cancellation: [...m.cancellation],
+    seeds: [...m.seeds],
+    calls: m.calls,
+    warmupFraction: m.warmupFraction ?? 0.1,
+    model,
+    calibration: m.calibration === undefined ? { ...DEFAULT_CALIBRATION } : m.calibration,
+    fidelity: { ...FIDELITY_DEFAULTS, ...m.fidelity },
+    ...(m.failOn === undefined ? {} : { failOn: [...new Set(m.failOn)] }),
+    ...(m.target === undefined ? {} : { target: { url: m.target.url } }),
+  };
+}
+
+function fieldPath(path: (string | number)[], labels: FieldLabels): string {
+  if (path.length === 0) return '(top level)';
+  const label = labels[path[0] as keyof MatrixSpec];
+  // A labelled field stands for the whole top-level value, or for its single element when it is a list.
+  const rest = label === undefined ? path : path.slice(typeof path[1] === 'number' ? 2 : 1);
+  const text = rest.map((p, i) =>
+    typeof p === 'number' ? `[${p}]` : i === 0 && label === undefined ? p : `.${p}`,
+  );
+  return `${label ?? ''}${text.join('')}`;
+}
+
+// The library checks what the schema cannot (e.g. minLimit ≤ maxLimit, initialLimit between them): ask it
+// now, so a bad configuration stops the run before it starts and not when its first point is simulated.
+function pipelineIssue(c: HedgeConfig, where: string): string[] {
+  try {
+    buildPipeline(c, new ManualClock());
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return [`${where}: ${err.message}`];
+    throw err;
+  }
+}
+
+function duplicates(xs: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const x of xs) (seen.has(x) ? dup : seen).add(x);
+  return [...dup];
+}

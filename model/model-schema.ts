@@ -1,0 +1,36 @@
+// The schema of a matrix's `model` object (and of a probe's model.json): the service model's parameters,
+// every one optional over the reference model.
+
+import { z } from 'zod';
+import { positive } from './schema-messages.ts';
+
+/** Longest service time the target server takes (target-server/config.ts), ms. */
+const MAX_SERVICE_MS = 60_000;
+
+/** The matrix's `model` object: every field optional over the reference model (a probe's model.json too). */
+export const modelSchema = z
+  .object({
+    workers: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096).optional(),
+    medianMs: positive('median service time in ms').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms').optional(),
+    sigma: z.number().min(0, 'must be ≥ 0').max(5, 'must be ≤ 5').optional(),
+    stragglerProb: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]').optional(),
+    stragglerMinMs: z.number().min(0, 'must be ≥ 0').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms').optional(),
+    stragglerMaxMs: z.number().min(0, 'must be ≥ 0').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms').optional(),
+    service: z
+      .discriminatedUnion('kind', [
+        z
+          .object({
+            kind: z.literal('exponential'),
+            meanMs: positive('mean service time in ms').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms'),
+          })
+          .strict(),
+        z
+          .object({
+            kind: z.literal('constant'),
+            ms: positive('service time in ms').max(MAX_SERVICE_MS, 'must be ≤ 60000 ms'),
+          })
+          .strict(),
+      ])
+      .optional(),
+  })
+  .strict();
