@@ -10,6 +10,7 @@ import { measureTimeScale } from './auto-time-scale.ts';
 import { ResumeError, RunOptionError } from './errors.ts';
 import { checkForeignTarget } from './foreign-target.ts';
 import { type HostsFile, loadHostsFile } from './hosts/index.ts';
+import { sharedMachine } from './lane-machines.ts';
 import { laneCountOf } from './lanes.ts';
 import { checkLeaseSeconds } from './lease.ts';
 import { checkNewRunFolder } from './out-guard.ts';
@@ -105,9 +106,13 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
   checkReplicasRunnable(matrix, hostsFile, hostsPath);
   const plan = planPoints(matrix);
+  // With a hosts file, "auto" first asks its hosts whether they all run on one machine (a lab's namespaces).
+  const shared =
+    hostsFile !== undefined && o.lanes === 'auto' ? await sharedMachine(hostsFile, cwd) : undefined;
   const lanes = laneCountOf({
     option: o.lanes,
     hostsFile,
+    shared,
     // A resumed run keeps its lanes (one when it had no `lanes`).
     resumed: manifest ? (manifest.lanes ?? 1) : undefined,
     foreign: matrix.target !== undefined,

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { type Manifest, type PointRow, rowKey } from '../contract/index.ts';
+import { type MachineCpu, startCpuMeter } from '../runtime/index.ts';
 import { type FinishedAnalysis, finishAnalysis } from './analysis-bridge.ts';
 import { foreignTrafficLine } from './foreign-target.ts';
 import { RunAgents } from './lane-bring-up.ts';
@@ -52,6 +53,17 @@ class RunImpl implements Run {
     this.interruptedBy = signal;
     this.say(`hedgebench: ${signal}: stopping the current point and every agent; keeping what is written`);
     this.abort.abort(`interrupted by ${signal}`);
+  }
+
+  // What the points cost this machine, for the report and for checking `--lanes auto`'s budget (lanes.ts).
+  private recordCpu(record: RunRecord, cpu: MachineCpu | null, lanes: number): void {
+    if (cpu === null || cpu.seconds <= 0) return;
+    const busy = Math.round(cpu.busyCores * 1000) / 1000;
+    record.manifest.cpu = { cores: cpu.cores, busyCores: busy, seconds: Math.round(cpu.seconds * 10) / 10 };
+    const perLane = lanes > 1 ? `, about ${(busy / lanes).toFixed(2)} a lane` : '';
+    this.say(
+      `hedgebench: this machine kept ${busy.toFixed(2)} of its ${cpu.cores} cores busy over the points${perLane} (everything running on it counts)`,
+    );
   }
 
   private say(text: string): void {
@@ -114,6 +126,7 @@ class RunImpl implements Run {
         };
       }
       record.save();
+      const cpu = startCpuMeter();
       await measureOnLanes(
         {
           folder,
@@ -130,6 +143,7 @@ class RunImpl implements Run {
         sim,
         ready,
       );
+      this.recordCpu(record, cpu.read(), laneCount);
     } catch (err) {
       setupError = err;
     } finally {

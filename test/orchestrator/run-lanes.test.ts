@@ -3,6 +3,7 @@
 // simulated rows are `hedgebench simulate`'s; an interrupted run resumes on its lanes.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
@@ -68,6 +69,14 @@ describe('hedgebench run --lanes 2, everything on this machine', () => {
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     expect(report).toContain('## Lanes');
     expect(report).toContain('this machine');
+    // What the points cost the machine: in the manifest, said at the end, and per lane in the report.
+    expect(m.cpu!.cores).toBe(availableParallelism());
+    expect(m.cpu!.busyCores).toBeGreaterThan(0);
+    expect(m.cpu!.busyCores).toBeLessThanOrEqual(m.cpu!.cores);
+    expect(text).toMatch(
+      /this machine kept \d+\.\d\d of its \d+ cores busy over the points, about \d+\.\d\d a lane/,
+    );
+    expect(report).toMatch(/kept \d+\.\d\d of its \d+ cores busy on average over the \d+ s of points/);
 
     expect(await suite.redis.keys(`hb:${m.run}:*`)).toEqual([]);
     expect(await processesMentioning(out)).toEqual([]);
