@@ -39,6 +39,8 @@ export {
   MAX_CLIENTS,
   type Matrix,
   type MatrixOverrides,
+  matrixSchema,
+  modelIssues,
   modelSchema,
   overrideMatrix,
   parseMatrix,

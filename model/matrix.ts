@@ -390,17 +390,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
-  if (model.stragglerMaxMs < model.stragglerMinMs) {
-    issues.push(
-      `${at(['model', 'stragglerMaxMs'])}: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
-    );
-  }
-  const meanMs = meanServiceMs(model);
-  if (!(meanMs > 0 && Number.isFinite(meanMs))) {
-    issues.push(
-      `${at(['model'])}: the mean service time is ${meanMs} ms (stragglerProb ${model.stragglerProb}, stragglers ${model.stragglerMinMs}–${model.stragglerMaxMs} ms), so no arrival rate follows from a load; lower stragglerProb or raise stragglerMaxMs`,
-    );
-  }
+  issues.push(...modelIssues(model, at));
   if (issues.length > 0) {
     throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues);
   }
@@ -564,6 +554,23 @@ export function overrideMatrix(m: Matrix, o: MatrixOverrides): Matrix {
   if (o.seed !== undefined) spec.seeds = [o.seed];
   if (o.timeScale !== undefined) spec.timeScale = o.timeScale === 'auto' ? 'auto' : [o.timeScale];
   return parseMatrix(spec, 'matrix with command-line overrides');
+}
+
+/** What the model schema cannot check field by field: stragglers' range, and a mean that gives a rate. */
+export function modelIssues(model: ModelParams, at: (path: (string | number)[]) => string): string[] {
+  const issues: string[] = [];
+  if (model.stragglerMaxMs < model.stragglerMinMs) {
+    issues.push(
+      `${at(['model', 'stragglerMaxMs'])}: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
+    );
+  }
+  const meanMs = meanServiceMs(model);
+  if (!(meanMs > 0 && Number.isFinite(meanMs))) {
+    issues.push(
+      `${at(['model'])}: the mean service time is ${meanMs} ms (stragglerProb ${model.stragglerProb}, stragglers ${model.stragglerMinMs}–${model.stragglerMaxMs} ms), so no arrival rate follows from a load; lower stragglerProb or raise stragglerMaxMs`,
+    );
+  }
+  return issues;
 }
 
 function fieldPath(path: (string | number)[], labels: FieldLabels): string {
