@@ -116,6 +116,8 @@ export function loadgenSpec(a: LoadgenArgs): PointSpec {
   const replicas = a.replicaTargets ?? [];
   const clients = a.clients ?? 1;
   return {
+    run: a.run,
+    slug: a.slug,
     target: a.targetUrl,
     config: p.config,
     load: p.load,
@@ -124,8 +126,6 @@ export function loadgenSpec(a: LoadgenArgs): PointSpec {
     warmupFraction: p.warmupFraction,
     model: p.model,
     timeScale: timeScaleOf(p),
-    run: a.run,
-    slug: a.slug,
     maxSeconds: Math.ceil(a.maxSeconds),
     sendLagThresholdMs: a.sendLagThresholdMs,
     ...(p.dims?.transport === 'grpc' ? { transport: 'grpc', grpcTarget: a.grpcTarget } : {}),
