@@ -1,4 +1,5 @@
-// Options of one load-generator point, their defaults and their validation (errors name the option).
+// Options of one load-generator point: the PointSpec plus this process's wiring, their defaults, and their
+// validation (the spec's schema for the point; errors name the option as its flag).
 
 import type { Redis } from 'ioredis';
 import { type CallRecord, checkPointSpec, POINT_SPEC_FIELDS, type PointSpec } from '../contract/index.ts';

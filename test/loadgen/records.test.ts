@@ -269,16 +269,8 @@ describe('the command line', () => {
   });
 
   it('runs the same point from one --spec (as the orchestrator starts it), and refuses --spec beside point flags', async () => {
-    const spec = pointSpecJson({
-      target: srv.url,
-      config: referenceConfig('hedge, default budget')!,
-      load: 1,
-      calls: 200,
-      seed: 1,
-      model: MODEL,
-      run: 'c3',
-      slug: 'cli',
-    });
+    const point = { target: srv.url, load: 1, calls: 200, seed: 1, model: MODEL, run: 'c3', slug: 'cli' };
+    const spec = pointSpecJson({ ...point, config: referenceConfig('hedge, default budget')! });
     const { code, stdout } = await runCli(['--spec', spec, '--redis', redisProc.url, '--quiet']).done;
     expect(code).toBe(0);
     expect((JSON.parse(stdout.trim()) as LoadResult).sent).toBe(200);
