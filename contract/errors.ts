@@ -15,3 +15,15 @@ export class StatusJsonError extends HedgebenchError {
     super('HB_STATUS_JSON_INVALID', message, options);
   }
 }
+
+/** A load generator's point spec (`--spec`) is not JSON, or not a valid point (contract/point-spec.ts). */
+export class PointSpecError extends HedgebenchError {
+  constructor(
+    message: string,
+    /** Each bad field with its fix, one line each. */
+    readonly issues: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super('HB_POINT_SPEC_INVALID', message, options);
+  }
+}

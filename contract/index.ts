@@ -1,6 +1,6 @@
 // The contract part's public surface: the results format every other part writes or reads — points.csv
-// rows and how they are computed, manifest.json, raw files and Redis records, the load generator's status
-// (hash, summary, status.json), point keys, percentiles.
+// rows and how they are computed, manifest.json, raw files and Redis records, the load generator's point spec
+// and status (hash, summary, status.json), point keys, percentiles.
 
 export {
   ATTRIBUTION_COLUMNS,
@@ -18,7 +18,7 @@ export {
   parseDimCells,
   rowLabel,
 } from './dimension-columns.ts';
-export { StatusJsonError } from './errors.ts';
+export { PointSpecError, StatusJsonError } from './errors.ts';
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
@@ -47,6 +47,16 @@ export {
 export { percentileOf, percentileOfSorted } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
 export type { PointRow, PointSource } from './point-row.ts';
+export {
+  checkPointSpec,
+  type FieldLabel,
+  POINT_SPEC_FIELDS,
+  type PointSpec,
+  type PointSpecField,
+  parsePointSpec,
+  pointSpecJson,
+  pointSpecSchema,
+} from './point-spec.ts';
 export {
   type ClientStatus,
   formatStatusJson,

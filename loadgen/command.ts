@@ -1,46 +1,29 @@
 // `hedgebench loadgen`: the yargs command that runs one point (loadgen/main.ts runs the same command alone).
 
 import type { CommandModule } from 'yargs';
-import { formatMs } from '../contract/index.ts';
-import { BALANCERS, type BalancerName, HEDGE_TARGETS, type HedgeTarget } from '../library/index.ts';
-import { parseConfigArg, parseModelArg } from './config-arg.ts';
+import { formatMs, parsePointSpec } from '../contract/index.ts';
+import { BALANCERS, HEDGE_TARGETS } from '../library/index.ts';
+import { LoadgenUsageError } from './errors.ts';
 import { createLoadGenerator } from './load-generator.ts';
+import { pointFlagsGiven, type SpecFlag, specFromFlags } from './spec-flags.ts';
 import type { LoadProgress } from './status.ts';
 
-/** Flags of `hedgebench loadgen`. */
-export interface LoadgenArgs {
-  target: string;
+/**
+ * Flags of `hedgebench loadgen`: the point as one `--spec` (what the orchestrator sends), or spelled flag by
+ * flag (loadgen/spec-flags.ts maps each onto its PointSpec field); then this process's own wiring.
+ */
+export type LoadgenArgs = Partial<Record<SpecFlag, unknown>> & {
+  spec?: string;
   'replica-target'?: string[];
-  balancer?: BalancerName;
-  'hedge-to'?: HedgeTarget;
-  transport: 'http1' | 'grpc';
-  'grpc-target'?: string;
-  config: string;
-  load: number;
-  calls: number;
-  seed: number;
-  warmup: number;
+  config?: string;
   model?: string;
   redis?: string;
   run?: string;
   point?: string;
-  client: number;
-  clients: number;
-  'max-inflight': number;
-  'max-seconds'?: number;
-  'send-lag-threshold-ms': number;
-  'time-scale': number;
-  'server-timing': boolean;
-  'allow-any-target': boolean;
   quiet: boolean;
   timer?: 'poll' | 'thread';
   'timer-lead-ms'?: number;
-  'clock-samples': number;
-  'clock-timeout-ms': number;
-  'clock-drift-ms': number;
-  path?: string;
-  'warm-requests'?: number;
-}
+};
 
 /** The loadgen command module for orchestrator/cli.ts. */
 export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
@@ -49,7 +32,12 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
     'Run one open-loop Poisson point against a target through the hedge pipeline (prints a JSON summary line)',
   builder: (y) =>
     y
-      .option('target', { type: 'string', demandOption: true, describe: 'Target server, http://HOST:PORT' })
+      .option('spec', {
+        type: 'string',
+        describe:
+          'The whole point as one PointSpec JSON object (contract/point-spec.ts; what the orchestrator sends), instead of the point flags below',
+      })
+      .option('target', { type: 'string', describe: 'Target server, http://HOST:PORT' })
       .option('replica-target', {
         type: 'string',
         array: true,
@@ -68,8 +56,7 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       })
       .option('transport', {
         choices: ['http1', 'grpc'] as const,
-        default: 'http1' as const,
-        describe: 'How attempts travel: HTTP/1.1 to --target, or gRPC unary calls to --grpc-target',
+        describe: 'How attempts travel: HTTP/1.1 to --target (default), or gRPC unary calls to --grpc-target',
       })
       .option('grpc-target', {
         type: 'string',
@@ -77,21 +64,18 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       })
       .option('config', {
         type: 'string',
-        demandOption: true,
         describe: 'A reference configuration\'s name (e.g. "hedge, default budget") or a JSON HedgeConfig',
       })
       .option('load', {
         type: 'number',
-        demandOption: true,
         describe: 'Load ρ = λ·E[S]/workers (sets the rate)',
       })
       .option('calls', {
         type: 'number',
-        demandOption: true,
         describe: 'Calls in the point, warm-up included',
       })
-      .option('seed', { type: 'number', demandOption: true, describe: 'Seed of the arrival schedule' })
-      .option('warmup', { type: 'number', default: 0.1, describe: 'Fraction of calls not measured' })
+      .option('seed', { type: 'number', describe: 'Seed of the arrival schedule' })
+      .option('warmup', { type: 'number', describe: 'Fraction of calls not measured (default 0.1)' })
       .option('model', {
         type: 'string',
         describe: 'Model parameters as JSON (default: the reference model)',
@@ -105,20 +89,17 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       .option('point', { type: 'string', describe: 'Point slug (names the Redis keys)' })
       .option('client', {
         type: 'number',
-        default: 0,
         describe:
-          'This process is client N of --clients: it sends only the calls whose index mod --clients is N, through its own pipeline (own hedge budget and adaptive limit)',
+          'This process is client N of --clients (default 0): it sends only the calls whose index mod --clients is N, through its own pipeline (own hedge budget and adaptive limit)',
       })
       .option('clients', {
         type: 'number',
-        default: 1,
         describe:
-          "Load generators sharing the point's schedule (1–64); with --redis they start together (each waits, at most 30 s, until all are warmed up)",
+          "Load generators sharing the point's schedule (1–64, default 1); with --redis they start together (each waits, at most 30 s, until all are warmed up)",
       })
       .option('max-inflight', {
         type: 'number',
-        default: 20_000,
-        describe: 'Cap on attempts in flight; reaching it stops the point as collapsed',
+        describe: 'Cap on attempts in flight (default 20000); reaching it stops the point as collapsed',
       })
       .option('max-seconds', {
         type: 'number',
@@ -126,24 +107,20 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       })
       .option('send-lag-threshold-ms', {
         type: 'number',
-        default: 1,
         describe:
-          'Send-lag p99 above this marks the point invalid, model ms (× --time-scale on the wall clock)',
+          'Send-lag p99 above this marks the point invalid, model ms (default 1; × --time-scale on the wall clock)',
       })
       .option('time-scale', {
         type: 'number',
-        default: 1,
         describe:
-          'Run the point k times slower: every duration of --config and --model (and the thresholds) × k, the rate ÷ k (docs/time-scale.md)',
+          'Run the point k times slower (default 1): every duration of --config and --model (and the thresholds) × k, the rate ÷ k (docs/time-scale.md)',
       })
       .option('server-timing', {
         type: 'boolean',
-        default: false,
         describe: 'Parse replies and report client latency minus server-reported time',
       })
       .option('allow-any-target', {
         type: 'boolean',
-        default: false,
         describe: 'Allow targets outside loopback and the lab network 198.18.0.0/15',
       })
       .option('timer', {
@@ -158,20 +135,17 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
       })
       .option('clock-samples', {
         type: 'number',
-        default: 32,
         describe:
-          'GET /clock exchanges per clock-offset measurement (before the warm-up and after the last call); 0 = none, for a target without /clock',
+          'GET /clock exchanges per clock-offset measurement (before the warm-up and after the last call; default 32); 0 = none, for a target without /clock',
       })
       .option('clock-timeout-ms', {
         type: 'number',
-        default: 2000,
-        describe: 'One clock-offset measurement ends within this, ms',
+        describe: 'One clock-offset measurement ends within this, ms (default 2000)',
       })
       .option('clock-drift-ms', {
         type: 'number',
-        default: 1,
         describe:
-          'Clock-offset change over the point above this (plus both uncertainties) marks the point invalid, ms',
+          'Clock-offset change over the point above this (plus both uncertainties) marks the point invalid, model ms (default 1)',
       })
       .option('path', {
         type: 'string',
@@ -183,39 +157,16 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
         describe:
           'Calls to /health before the schedule, to open connections (default 2000; 0 = none, for a service without /health)',
       })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' }),
+      .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines on stderr' })
+      .check(pointGiven),
   handler: async (argv) => {
+    // One path into the generator: --spec or the flags, either way one PointSpec, checked once there.
+    const spec = argv.spec === undefined ? specFromFlags(argv) : parsePointSpec(argv.spec);
     const generator = createLoadGenerator({
-      target: argv.target,
-      replicaTargets: argv['replica-target'],
-      balancer: argv.balancer,
-      hedgeTo: argv['hedge-to'],
-      transport: argv.transport,
-      grpcTarget: argv['grpc-target'],
-      config: parseConfigArg(argv.config),
-      load: argv.load,
-      calls: argv.calls,
-      seed: argv.seed,
-      warmupFraction: argv.warmup,
-      model: parseModelArg(argv.model),
-      redisUrl: argv.redis ?? (argv.run && argv.point ? process.env.HEDGEBENCH_REDIS_URL : undefined),
-      run: argv.run,
-      slug: argv.point,
-      client: argv.client,
-      clients: argv.clients,
-      maxInflight: argv['max-inflight'],
-      maxSeconds: argv['max-seconds'],
-      sendLagThresholdMs: argv['send-lag-threshold-ms'],
-      timeScale: argv['time-scale'],
-      serverTiming: argv['server-timing'],
-      allowAnyTarget: argv['allow-any-target'],
+      ...spec,
+      redisUrl: argv.redis ?? (spec.run && spec.slug ? process.env.HEDGEBENCH_REDIS_URL : undefined),
       timer: argv.timer,
       timerLeadMs: argv['timer-lead-ms'],
-      clockSamples: argv['clock-samples'],
-      clockTimeoutMs: argv['clock-timeout-ms'],
-      clockDriftMs: argv['clock-drift-ms'],
-      path: argv.path,
-      warmRequests: argv['warm-requests'],
       onProgress: argv.quiet ? undefined : progressPrinter(),
       log: (m) => process.stderr.write(`loadgen: ${m}\n`),
     });
@@ -238,6 +189,26 @@ export const loadgenCommand: CommandModule<object, LoadgenArgs> = {
     }
   },
 };
+
+// A usage mistake (exit 2), before any work: the point given twice, or not at all. (Thrown: yargs would
+// pass a returned message on as a bare string.)
+function pointGiven(argv: LoadgenArgs): true {
+  const twice = argv.spec === undefined ? [] : pointFlagsGiven(argv);
+  if (twice.length > 0) {
+    throw new LoadgenUsageError(
+      `give the point either as --spec or as flags, not both: drop ${twice.map((f) => `--${f}`).join(', ')} (or put them in the spec); see --help`,
+    );
+  }
+  const missing = argv.spec === undefined ? REQUIRED_FLAGS.filter((f) => argv[f] === undefined) : [];
+  if (missing.length > 0) {
+    throw new LoadgenUsageError(
+      `Missing required arguments: ${missing.join(', ')} (or give the whole point as --spec JSON); see --help`,
+    );
+  }
+  return true;
+}
+
+const REQUIRED_FLAGS = ['target', 'config', 'load', 'calls', 'seed'] as const;
 
 // One stderr line per second at most: the status hash gets every update, a terminal does not need them.
 function progressPrinter(): (p: LoadProgress) => void {

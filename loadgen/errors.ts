@@ -1,6 +1,6 @@
 // Errors of the load generator: one base class with a stable `code`; messages name the field, the value and the fix.
 
-import { HedgebenchError } from '../library/index.ts';
+import { EXIT_CODES, HedgebenchError } from '../library/index.ts';
 
 /** Base of every load-generator error; `code` is stable and safe to match on. */
 export class LoadgenError extends HedgebenchError {}
@@ -9,6 +9,13 @@ export class LoadgenError extends HedgebenchError {}
 export class LoadgenConfigError extends LoadgenError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('HB_CONFIG_INVALID', message, options);
+  }
+}
+
+/** The command line gives the point twice (--spec and point flags) or not at all: exit 2, like yargs' own. */
+export class LoadgenUsageError extends LoadgenError {
+  constructor(message: string) {
+    super('HB_USAGE', message, { exitCode: EXIT_CODES.usage });
   }
 }
 

@@ -1,5 +1,6 @@
 // Entry point of the standalone load generator (bundled to dist/loadgen.mjs): the loadgen command as the
-// only command, so `node loadgen.mjs --target … --config … --load … --calls … --seed …` runs one point.
+// only command, so `node loadgen.mjs --spec JSON` (or `--target … --config … --load … --calls … --seed …`)
+// runs one point.
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { reportFatal } from '../runtime/index.ts';

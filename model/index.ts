@@ -30,9 +30,15 @@ export {
 } from './hedge-config.ts';
 export { expandMatrix, timeScales } from './matrix-expand.ts';
 export { type MatrixOverrides, overrideMatrix } from './matrix-overrides.ts';
-export { type FieldLabels, parseMatrix } from './matrix-parse.ts';
-export { FAIL_ON_VERDICTS, type FailOnVerdict, MAX_CLIENTS, type Matrix } from './matrix-schema.ts';
-export { modelSchema } from './model-schema.ts';
+export { parseMatrix } from './matrix-parse.ts';
+export {
+  FAIL_ON_VERDICTS,
+  type FailOnVerdict,
+  MAX_CLIENTS,
+  type Matrix,
+  matrixSchema,
+} from './matrix-schema.ts';
+export { modelIssues, modelSchema } from './model-schema.ts';
 export { DEFAULT_MODEL, type ModelParams } from './params.ts';
 export {
   type Cancellation,

@@ -7,25 +7,18 @@ import { MatrixInvalidError } from './errors.ts';
 import { FIDELITY_DEFAULTS } from './fidelity-thresholds.ts';
 import { foreignTargetIssues } from './foreign-target.ts';
 import { type HedgeConfig, hedgerOf, referenceConfig } from './hedge-config.ts';
-import { type Matrix, type MatrixSpec, matrixSchema } from './matrix-schema.ts';
+import { type Matrix, matrixSchema } from './matrix-schema.ts';
+import { modelIssues } from './model-schema.ts';
 import { DEFAULT_MODEL, type ModelParams } from './params.ts';
 import { formatLoad } from './point.ts';
 import { pickReplicaFields, replicaFieldIssues } from './replica-dims.ts';
 import { issueText } from './schema-messages.ts';
-import { meanServiceMs } from './service-time.ts';
 
 /** Default calibration: `no hedge` at load 0.1 for 1000 calls. */
 export const DEFAULT_CALIBRATION = Object.freeze({ load: 0.1, calls: 1000 });
-
-/**
- * What to call a top-level field in messages instead of its matrix path, e.g. { configs: '--config' } for
- * a one-point "matrix" built from command-line flags: `configs[0].hedge` is then reported as `--config.hedge`.
- */
-export type FieldLabels = Partial<Record<keyof MatrixSpec, string>>;
-
 /** Validates a parsed JSON value; throws MatrixInvalidError listing every bad field (`source` names the file). */
-export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabels = {}): Matrix {
-  const at = (path: (string | number)[]) => fieldPath(path, labels);
+export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
+  const at = fieldPath;
   // A model.json path is resolved by the matrix file's reader (simulator/matrix-file.ts); here it is an error
   // of its own, and the rest of the matrix is still checked.
   const modelPath =
@@ -88,17 +81,7 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
-  if (model.stragglerMaxMs < model.stragglerMinMs) {
-    issues.push(
-      `${at(['model', 'stragglerMaxMs'])}: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
-    );
-  }
-  const meanMs = meanServiceMs(model);
-  if (!(meanMs > 0 && Number.isFinite(meanMs))) {
-    issues.push(
-      `${at(['model'])}: the mean service time is ${meanMs} ms (stragglerProb ${model.stragglerProb}, stragglers ${model.stragglerMinMs}–${model.stragglerMaxMs} ms), so no arrival rate follows from a load; lower stragglerProb or raise stragglerMaxMs`,
-    );
-  }
+  issues.push(...modelIssues(model, at));
   if (issues.length > 0) {
     throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues);
   }
@@ -124,15 +107,9 @@ export function parseMatrix(json: unknown, source = 'matrix', labels: FieldLabel
   };
 }
 
-function fieldPath(path: (string | number)[], labels: FieldLabels): string {
+function fieldPath(path: (string | number)[]): string {
   if (path.length === 0) return '(top level)';
-  const label = labels[path[0] as keyof MatrixSpec];
-  // A labelled field stands for the whole top-level value, or for its single element when it is a list.
-  const rest = label === undefined ? path : path.slice(typeof path[1] === 'number' ? 2 : 1);
-  const text = rest.map((p, i) =>
-    typeof p === 'number' ? `[${p}]` : i === 0 && label === undefined ? p : `.${p}`,
-  );
-  return `${label ?? ''}${text.join('')}`;
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
 // The library checks what the schema cannot (e.g. minLimit ≤ maxLimit, initialLimit between them): ask it

@@ -2,7 +2,9 @@
 // every one optional over the reference model.
 
 import { z } from 'zod';
+import type { ModelParams } from './params.ts';
 import { positive } from './schema-messages.ts';
+import { meanServiceMs } from './service-time.ts';
 
 /** Longest service time the target server takes (target-server/config.ts), ms. */
 const MAX_SERVICE_MS = 60_000;
@@ -34,3 +36,20 @@ export const modelSchema = z
       .optional(),
   })
   .strict();
+
+/** What the model schema cannot check field by field: stragglers' range, and a mean that gives a rate. */
+export function modelIssues(model: ModelParams, at: (path: (string | number)[]) => string): string[] {
+  const issues: string[] = [];
+  if (model.stragglerMaxMs < model.stragglerMinMs) {
+    issues.push(
+      `${at(['model', 'stragglerMaxMs'])}: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
+    );
+  }
+  const meanMs = meanServiceMs(model);
+  if (!(meanMs > 0 && Number.isFinite(meanMs))) {
+    issues.push(
+      `${at(['model'])}: the mean service time is ${meanMs} ms (stragglerProb ${model.stragglerProb}, stragglers ${model.stragglerMinMs}–${model.stragglerMaxMs} ms), so no arrival rate follows from a load; lower stragglerProb or raise stragglerMaxMs`,
+    );
+  }
+  return issues;
+}

@@ -1,7 +1,8 @@
 // The load generator as an agent: one process per point — or K of them for a point with `clients: K`,
 // each sending its share of the calls — started on the load-generator host.
 import { availableParallelism } from 'node:os';
-import { FIDELITY_DEFAULTS, type Point, replicaSetupOf, timeScaleOf } from '../model/index.ts';
+import { type PointSpec, pointSpecJson } from '../contract/index.ts';
+import { type Point, replicaSetupOf, timeScaleOf } from '../model/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
@@ -38,21 +39,6 @@ export interface ForeignLoad {
   /** Path and query of the service's URL; call=N&attempt=K are added to each request. */
   path: string;
   allowAnyTarget: boolean;
-}
-
-// A foreign service has no /health to warm up on and no /clock to exchange: the only traffic it gets is the
-// schedule (whose first warmupFraction of calls, unmeasured, warms the generator up instead).
-function foreignArgv(f: ForeignLoad | undefined): string[] {
-  if (f === undefined) return [];
-  return [
-    '--path',
-    f.path,
-    '--warm-requests',
-    '0',
-    '--clock-samples',
-    '0',
-    ...(f.allowAnyTarget ? ['--allow-any-target'] : []),
-  ];
 }
 
 /** How a dilated load generator is started where `chrt` works: a high CFS weight, not SCHED_FIFO. */
@@ -121,55 +107,56 @@ export function launcherFor(
 }
 
 /**
- * The command line of the load generator for one point (configuration and model as JSON). The Redis URL
- * (it may hold a password) is not on it: startLoadgen passes it in the environment.
+ * What one load-generator process is told about its point, as the one PointSpec (contract/point-spec.ts).
+ * The Redis URL (it may hold a password) is not in it: startLoadgen passes it in the environment.
  */
-export function loadgenArgv(a: LoadgenArgs): string[] {
+export function loadgenSpec(a: LoadgenArgs): PointSpec {
   const p = a.point;
   const s = replicaSetupOf(p.dims);
   const replicas = a.replicaTargets ?? [];
+  const clients = a.clients ?? 1;
+  return {
+    run: a.run,
+    slug: a.slug,
+    target: a.targetUrl,
+    config: p.config,
+    load: p.load,
+    calls: p.calls,
+    seed: p.seed,
+    warmupFraction: p.warmupFraction,
+    model: p.model,
+    timeScale: timeScaleOf(p),
+    maxSeconds: Math.ceil(a.maxSeconds),
+    sendLagThresholdMs: a.sendLagThresholdMs,
+    ...(p.dims?.transport === 'grpc' ? { transport: 'grpc', grpcTarget: a.grpcTarget } : {}),
+    ...(replicas.length > 0
+      ? { replicaTargets: [...replicas], balancer: s.balancer, hedgeTo: s.hedgeTo }
+      : {}),
+    ...(clients > 1 ? { client: a.client ?? 0, clients } : {}),
+    // A foreign service has no /health to warm up on and no /clock to exchange: the only traffic it gets is
+    // the schedule (whose first warmupFraction of calls, unmeasured, warms the generator up instead).
+    ...(a.foreign === undefined
+      ? {}
+      : { path: a.foreign.path, warmRequests: 0, clockSamples: 0, allowAnyTarget: a.foreign.allowAnyTarget }),
+  };
+}
+
+/**
+ * The command line of the load generator for one point: the spec as one JSON argument. JSON, not a file or
+ * base64: every argv word reaches a remote host single-quoted by shellQuote inside the start script, which
+ * travels on ssh's stdin (ssh-scripts.ts), so any text survives as one word — as --config and --model JSON
+ * always did; a spec is ~1 KB, far below Linux's 128 KiB per argument; and `ps` and agents.json keep it
+ * readable. A file would need a write before each start and a cleanup after.
+ */
+export function loadgenArgv(a: LoadgenArgs): string[] {
   return [
     ...(a.deployed.launcher ?? []),
     a.deployed.node,
     a.deployed.bundle,
-    '--target',
-    a.targetUrl,
-    '--config',
-    JSON.stringify(p.config),
-    '--load',
-    String(p.load),
-    '--calls',
-    String(p.calls),
-    '--seed',
-    String(p.seed),
-    '--warmup',
-    String(p.warmupFraction),
-    '--model',
-    JSON.stringify(p.model),
-    '--run',
-    a.run,
-    '--point',
-    a.slug,
-    '--max-seconds',
-    String(Math.ceil(a.maxSeconds)),
+    '--spec',
+    pointSpecJson(loadgenSpec(a)),
     // Progress reaches the orchestrator through Redis; the log keeps only what went wrong.
     '--quiet',
-    ...(a.sendLagThresholdMs === undefined || a.sendLagThresholdMs === FIDELITY_DEFAULTS.sendLagP99Ms
-      ? []
-      : ['--send-lag-threshold-ms', String(a.sendLagThresholdMs)]),
-    ...(timeScaleOf(p) === 1 ? [] : ['--time-scale', String(timeScaleOf(p))]),
-    ...(p.dims?.transport === 'grpc' ? ['--transport', 'grpc', '--grpc-target', a.grpcTarget ?? ''] : []),
-    ...(replicas.length > 0
-      ? [
-          ...replicas.flatMap((url) => ['--replica-target', url]),
-          '--balancer',
-          s.balancer,
-          '--hedge-to',
-          s.hedgeTo,
-        ]
-      : []),
-    ...((a.clients ?? 1) > 1 ? ['--client', String(a.client ?? 0), '--clients', String(a.clients)] : []),
-    ...foreignArgv(a.foreign),
   ];
 }
 

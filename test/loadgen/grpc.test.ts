@@ -186,7 +186,7 @@ describe('load generator over gRPC: bad input', () => {
     const base = { target: target.url, load: 0.3, calls: 20, seed: 1 };
     expect(() =>
       createLoadGenerator({ ...base, transport: 'grpc', config: referenceConfig('no hedge')! }),
-    ).toThrow(/--transport grpc needs --grpc-target HOST:PORT/);
+    ).toThrow(/--grpc-target: is required with transport grpc: the target's gRPC listener HOST:PORT/);
     const g = { name: 'g', grpcHedging: { maxAttempts: 2, hedgingDelayMs: 20 } };
     expect(() => createLoadGenerator({ ...base, config: g })).toThrow(
       /hedged by grpc-js \(grpcHedging\), which needs gRPC/,

@@ -4,7 +4,13 @@
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALL_FIELDS, type CallRecord, loadSummarySchema, redisKeys } from '../../contract/index.ts';
+import {
+  CALL_FIELDS,
+  type CallRecord,
+  loadSummarySchema,
+  pointSpecJson,
+  redisKeys,
+} from '../../contract/index.ts';
 import type { LoadResult } from '../../loadgen/index.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
 import { type ModelParams, referenceConfig } from '../../model/index.ts';
@@ -260,6 +266,25 @@ describe('the command line', () => {
     expect(summary.sent).toBe(200);
     expect(stderr).toMatch(/loadgen: t=/);
     expect(await redis.xlen(redisKeys('c1', 'cli').calls)).toBe(180);
+  });
+
+  it('runs the same point from one --spec (as the orchestrator starts it), and refuses --spec beside point flags', async () => {
+    const point = { target: srv.url, load: 1, calls: 200, seed: 1, model: MODEL, run: 'c3', slug: 'cli' };
+    const spec = pointSpecJson({ ...point, config: referenceConfig('hedge, default budget')! });
+    const { code, stdout } = await runCli(['--spec', spec, '--redis', redisProc.url, '--quiet']).done;
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout.trim()) as LoadResult).sent).toBe(200);
+    expect(await redis.xlen(redisKeys('c3', 'cli').calls)).toBe(180);
+    const both = await runCli(['--spec', spec, '--calls', '10']).done;
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(
+      /HB_USAGE: give the point either as --spec or as flags, not both: drop --calls/,
+    );
+    const bad = await runCli(['--spec', spec.replace('"load":1', '"load":7')]).done;
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(
+      /HB_POINT_SPEC_INVALID: invalid point spec:\n {2}- load = 7 is invalid: must be ≤ 2/,
+    );
   });
 
   it('on SIGTERM stops, flushes the records, marks the status failed "interrupted" and exits non-zero', async () => {

@@ -1,10 +1,12 @@
-// How the embedded load generator is launched: real-time priority where the machine allows it, else plain node.
+// How the embedded load generator is launched: real-time priority where the machine allows it, else plain
+// node; and its command line, the point as one --spec.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePointSpec } from '../../contract/index.ts';
 import { DEFAULT_MODEL } from '../../model/index.ts';
-import { createLocalHost, type Host } from '../../orchestrator/hosts/index.ts';
-import { loadgenArgv, loadgenLauncher } from '../../orchestrator/loadgen-agent.ts';
+import { createLocalHost, type Host, shellQuote } from '../../orchestrator/hosts/index.ts';
+import { loadgenArgv, loadgenLauncher, loadgenSpec } from '../../orchestrator/loadgen-agent.ts';
 import { rmTemp, tempDir } from './fixture.ts';
 
 let dir: string;
@@ -63,22 +65,37 @@ describe('loadgenArgv', () => {
     expect(rt.slice(0, 5)).toEqual(['chrt', '-f', '10', '/usr/bin/node', 'loadgen.mjs']);
   });
 
-  it('for a foreign service: its route, no warm-up, no clock exchange, and --allow-any-target only when given', () => {
+  it('passes the point as one --spec the loadgen reads back, and a shell keeps it one word', async () => {
     const deployed = { node: '/usr/bin/node', bundle: 'loadgen.mjs', nodeVersion: 'v20' };
-    const own = loadgenArgv({ ...base, deployed });
-    for (const flag of ['--path', '--warm-requests', '--clock-samples', '--allow-any-target'])
-      expect(own).not.toContain(flag);
+    const argv = loadgenArgv({ ...base, deployed });
+    expect(argv.slice(2, 3)).toEqual(['--spec']);
+    expect(argv.slice(4)).toEqual(['--quiet']);
+    const spec = parsePointSpec(argv[3]);
+    expect(spec).toEqual(loadgenSpec({ ...base, deployed }));
+    expect(spec).toMatchObject({
+      target: 'http://127.0.0.1:1',
+      config: { name: 'no hedge' },
+      run: 'r',
+      slug: 's',
+    });
+    // Over SSH the start script joins argv with shellQuote: the spec must come out of sh unchanged.
+    const r = await host.exec(['sh', '-c', `printf %s ${shellQuote(argv[3])}`], { timeoutMs: 10_000 });
+    expect(r.stdout).toBe(argv[3]);
+  });
+
+  it('for a foreign service: its route, no warm-up, no clock exchange, and allowAnyTarget only when given', () => {
+    const deployed = { node: '/usr/bin/node', bundle: 'loadgen.mjs', nodeVersion: 'v20' };
+    const own = loadgenSpec({ ...base, deployed });
+    for (const field of ['path', 'warmRequests', 'clockSamples', 'allowAnyTarget'])
+      expect(own).not.toHaveProperty(field);
     const foreign = (allowAnyTarget: boolean) =>
-      loadgenArgv({ ...base, deployed, foreign: { path: '/api/x?t=1', allowAnyTarget } });
-    const tail = (argv: string[]) => argv.slice(own.length);
-    expect(tail(foreign(false))).toEqual([
-      '--path',
-      '/api/x?t=1',
-      '--warm-requests',
-      '0',
-      '--clock-samples',
-      '0',
-    ]);
-    expect(tail(foreign(true)).at(-1)).toBe('--allow-any-target');
+      loadgenSpec({ ...base, deployed, foreign: { path: '/api/x?t=1', allowAnyTarget } });
+    expect(foreign(false)).toMatchObject({
+      path: '/api/x?t=1',
+      warmRequests: 0,
+      clockSamples: 0,
+      allowAnyTarget: false,
+    });
+    expect(foreign(true).allowAnyTarget).toBe(true);
   });
 });

@@ -175,7 +175,7 @@ describe('hedgebench run with clients [1, 2], everything on this machine', () =>
       90_000,
       'both load generators of the K = 2 point running',
     );
-    expect((await processesMentioning(`--clients 2`)).length).toBeGreaterThanOrEqual(2);
+    expect((await processesMentioning(`"clients":2`)).length).toBeGreaterThanOrEqual(2);
     run.interrupt('SIGINT');
     const outcome = await running;
     expect(outcome.interrupted).toBe('SIGINT');

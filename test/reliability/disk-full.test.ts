@@ -134,10 +134,10 @@ describe.skipIf(skip !== undefined)('a results folder on a small or full disk', 
   }, 120_000);
 });
 
-/** Load-generator processes of the run in `out` (their command lines name the run folder and a point). */
+/** Load-generator processes of the run in `out` (their command lines name the run folder and, in the spec, a point slug). */
 async function loadgensOf(out: string): Promise<number> {
   const r = await execa('ps', ['-eo', 'args='], { reject: false });
   return String(r.stdout)
     .split('\n')
-    .filter((l) => l.includes(out) && l.includes('--point')).length;
+    .filter((l) => l.includes(out) && l.includes('"slug":')).length;
 }
