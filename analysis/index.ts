@@ -1,22 +1,22 @@
 // The analysis part's public surface: the compare and report commands, and what the orchestrator and tools call.
 
-export { attribute, clockOffsetOf, residualMs } from './attribution.ts';
-export { renderSvg } from './charts.ts';
-export { claimsCommand, compareCommand, reportCommand } from './commands.ts';
-export { formatSummaryLine } from './compare.ts';
-export { parseComparisonCsv } from './comparison-csv.ts';
-export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } from './gate.ts';
-export { percentileRanks } from './percentile-ci.ts';
-export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './raw-files.ts';
-export { readRealPoint, realRowFromRaw } from './real-row.ts';
-export { analyzeRun, everyPoint } from './run-analysis.ts';
-export { sampleMismatches } from './sample-mismatch.ts';
+export { claimsCommand, compareCommand, reportCommand } from './analysis-commands.ts';
+export { renderSvg } from './charts/charts.ts';
+export { attribute, clockOffsetOf, residualMs } from './judge/attribution.ts';
+export { formatSummaryLine } from './judge/compare.ts';
+export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } from './judge/gate.ts';
+export { percentileRanks } from './judge/percentile-ci.ts';
+export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
+export { sampleMismatches } from './judge/sample-mismatch.ts';
 export {
   AUTO_MARGIN,
   chooseTimeScale,
   type HarnessDelays,
   harnessDelays,
   type TimeScaleChoice,
-} from './time-scale-choice.ts';
-export { compareRunFolder } from './write-comparison.ts';
-export { writeReport } from './write-report.ts';
+} from './judge/time-scale-choice.ts';
+export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
+export { readRealPoint, realRowFromRaw } from './read/real-row.ts';
+export { parseComparisonCsv } from './write/comparison-csv.ts';
+export { compareRunFolder } from './write/write-comparison.ts';
+export { writeReport } from './write/write-report.ts';

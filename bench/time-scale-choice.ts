@@ -5,8 +5,7 @@
 //   npx tsx bench/time-scale-choice.ts [--reps 3] [--matrix experiments/quick.json]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { measureTimeScale } from '../orchestrator/auto-time-scale.ts';
-import { createRun, loadMatrixFile } from '../orchestrator/index.ts';
+import { createRun, loadMatrixFile, measureTimeScale } from '../orchestrator/index.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 // attribution.csv: per real point, the percentiles of each part of a call's latency (the parts are defined
-// in analysis/attribution.ts), so a gap between sim and real can be split into harness and model.
+// in analysis/judge/attribution.ts), so a gap between sim and real can be split into harness and model.
 
 import { csvCell } from './csv.ts';
 import { csvFileWithDims, type DimCells } from './dimension-columns.ts';

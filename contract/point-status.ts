@@ -71,7 +71,7 @@ export const loadSummarySchema = z.object({
   config: z.string(),
   load: z.number(),
   seed: z.number(),
-  // Null only in the merge of K clients of which none wrote a summary (orchestrator/clients-status.ts).
+  // Null only in the merge of K clients of which none wrote a summary (orchestrator/point/clients-status.ts).
   calls: z.number().nullable(),
   warmupCalls: z.number().nullable(),
   /** Calls sent (warm-up included) and completed (with any outcome). */
@@ -187,7 +187,7 @@ export const pointStatusSchema = z
     state: z.string().optional(),
     summary: summaryReadSchema.optional(),
     send_lag_p99_ms: z.union([z.string(), z.number()]).nullable().optional(),
-    // The target's own figures of the point (orchestrator/point-targets.ts); absent in older runs.
+    // The target's own figures of the point (orchestrator/point/point-targets.ts); absent in older runs.
     target_check: z
       .object({ holdErrorMs: percentiles.optional(), responseDelayMs: percentiles.optional() })
       .passthrough()

@@ -19,7 +19,7 @@ import {
   TargetUnreachableError,
   WrongGrpcServiceError,
 } from './errors.ts';
-import type { AttemptOutcome, Transport } from './transport.ts';
+import type { AttemptOutcome, Transport } from './http-transport.ts';
 
 /** Options of createGrpcTransport. */
 export interface GrpcTransportOptions {

@@ -16,6 +16,7 @@ import {
 } from '../runtime/index.ts';
 import { LoadgenConfigError, LoadgenError, RedisUnusableError } from './errors.ts';
 import { parseGrpcAddress } from './grpc-transport.ts';
+import { parseTarget } from './http-transport.ts';
 import {
   checkTargetHost,
   type LoadGeneratorOptions,
@@ -28,7 +29,6 @@ import { PointRun } from './point-run.ts';
 import type { LoadResult } from './result.ts';
 import { startBarrier } from './start-barrier.ts';
 import { StatusWriter } from './status.ts';
-import { parseTarget } from './transport.ts';
 
 const formatHostPort = (a: { host: string; port: number }): string =>
   a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;

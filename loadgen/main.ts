@@ -4,8 +4,8 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { reportFatal } from '../runtime/index.ts';
-import { loadgenCommand } from './command.ts';
 import { LoadgenConfigError } from './errors.ts';
+import { loadgenCommand } from './loadgen-command.ts';
 
 try {
   await yargs(hideBin(process.argv))

@@ -25,13 +25,13 @@ import {
 import { GRPC_SERVICE } from '../runtime/index.ts';
 import { AttemptFailedError } from './errors.ts';
 import { createGrpcTransport } from './grpc-transport.ts';
+import { createTransport, type Transport, type TransportOptions } from './http-transport.ts';
 import type { ResolvedOptions } from './options.ts';
 import { createReplicaTransport, type ReplicaTransport } from './replica-transport.ts';
 import { callLine } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status.ts';
 import { InflightTimeline } from './timeline.ts';
-import { createTransport, type Transport, type TransportOptions } from './transport.ts';
 
 /** Where a measured call's CSV line goes (the stream recorder), if anywhere. */
 export interface LineSink {

@@ -1,7 +1,7 @@
 // One transport per replica, seen as one where the point needs totals (attempts in flight, connections,
 // probe, destroy). An attempt goes to the replica the pipeline's balancer wrote into its call state.
 
-import type { AttemptOutcome, CancelAttempt, Transport } from './transport.ts';
+import type { AttemptOutcome, CancelAttempt, Transport } from './http-transport.ts';
 
 /** The replicas' transports as one, plus a send to a chosen replica. */
 export interface ReplicaTransport extends Transport {

@@ -23,7 +23,7 @@ export class MatrixInvalidError extends ModelError {
   }
 }
 
-/** A transport (model/transport.ts) cannot be used: a negative or non-finite delay, too few samples. */
+/** A transport (model/transport-delays.ts) cannot be used: a negative or non-finite delay, too few samples. */
 export class TransportInvalidError extends ModelError {
   constructor(message: string) {
     super('HB_TRANSPORT_INVALID', message);

@@ -86,7 +86,7 @@ export {
   type TransportParams,
   transportDelayMs,
   validateTransport,
-} from './transport.ts';
+} from './transport-delays.ts';
 export {
   type AttemptEnd,
   type PoolJob,

@@ -157,7 +157,7 @@ export interface Matrix extends ReplicaFields {
   model: ModelParams;
   /** The low-load `no hedge` point used to measure harness overhead; false = none. */
   calibration: { load: number; calls: number } | false;
-  /** Above these the harness's own delays make a real point invalid (analysis/fidelity.ts checks them). */
+  /** Above these the harness's own delays make a real point invalid (analysis/judge/fidelity.ts checks them). */
   fidelity: FidelityThresholds;
   /** Verdicts that fail the run's gate (exit 3); absent = no gate, so older manifests stay as they were. */
   failOn?: FailOnVerdict[];

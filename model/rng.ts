@@ -15,7 +15,7 @@ export const STREAM = Object.freeze({
   /** The balancer's draws (k = 0, 1): which replica an attempt goes to. */
   balancer: 6,
   /**
-   * The transport's draws (model/transport.ts): per direction a first uniform (the whole draw of an
+   * The transport's draws (model/transport-delays.ts): per direction a first uniform (the whole draw of an
    * empirical or the Box–Muller radius) and a second (the Box–Muller angle). Numbered from 16 so the
    * service model's own streams can grow below them.
    */

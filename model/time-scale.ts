@@ -10,7 +10,7 @@ import type { PointDims } from './dimensions.ts';
 import type { HedgeConfig } from './hedge-config.ts';
 import type { ModelParams } from './params.ts';
 import type { Point } from './point.ts';
-import type { DelayDistribution, TransportParams } from './transport.ts';
+import type { DelayDistribution, TransportParams } from './transport-delays.ts';
 
 /** The largest factor a matrix may ask for (a 10 ms service then takes 10 s a call). */
 export const MAX_TIME_SCALE = 1000;

@@ -1,6 +1,7 @@
 // The orchestrator's public surface: `hedgebench run` and the run factory tests and tools call.
-export { loadMatrixFile, planPoints } from './plan.ts';
-export { formatProgress, type ProgressState } from './progress.ts';
-export { createRun } from './run.ts';
-export type { Run } from './run-options.ts';
-export { formatRunSummary } from './summary.ts';
+export { measureTimeScale } from './run/auto-time-scale.ts';
+export { loadMatrixFile, planPoints } from './run/plan.ts';
+export { formatProgress, type ProgressState } from './run/progress.ts';
+export { createRun } from './run/run.ts';
+export type { Run } from './run/run-options.ts';
+export { formatRunSummary } from './run/summary.ts';

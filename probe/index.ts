@@ -1,7 +1,6 @@
 // The probe part's public surface: characterise a service hedgebench did not build, fit the model to it,
 // and recommend a hedge configuration for it.
 
-export { probeCommand, recommendCommand } from './command.ts';
 export {
   ProbeError,
   ProbeErrorsError,
@@ -16,6 +15,7 @@ export { fitService, type ServiceFit } from './fit-service.ts';
 export { readModelFile } from './model-file.ts';
 export type { ProbeOptions } from './options.ts';
 export { createProbe, type Probe, type ProbeResult } from './probe.ts';
+export { probeCommand, recommendCommand } from './probe-command.ts';
 export { erlangC, meanWaitMs } from './queueing.ts';
 export {
   type Candidate,

@@ -121,7 +121,7 @@ export async function measureClockOffset(o: MeasureClockOffsetOptions): Promise<
 }
 
 // One GET; t0 is taken in onConnect, which undici calls right before writing the request (as in
-// loadgen/transport.ts), and t1 when the reply's headers are parsed — both as close to the wire as we get.
+// loadgen/http-transport.ts), and t1 when the reply's headers are parsed — both as close to the wire as we get.
 function exchange(client: Client, origin: string, path: string, now: () => number): Promise<ClockSample> {
   return new Promise((resolve, reject) => {
     let t0 = Number.NaN;

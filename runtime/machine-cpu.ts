@@ -1,5 +1,5 @@
 // How much CPU the whole machine used over a stretch of wall time, in cores: what lanes on one machine compete
-// for, and what `--lanes auto` budgets (orchestrator/lanes.ts). Read from /proc/stat, so it counts every
+// for, and what `--lanes auto` budgets (orchestrator/lanes/lanes.ts). Read from /proc/stat, so it counts every
 // process (target, load generators, Redis, the orchestrator, and anything else running); null off Linux.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

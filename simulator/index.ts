@@ -1,9 +1,9 @@
 // The simulator part's public surface: one point, a whole matrix, the CLI command and the table printer.
 
-export { simulateCommand } from './command.ts';
 export { SimOptionError, SimWorkerError } from './errors.ts';
 export { defaultMatrixPath, readMatrixFile } from './matrix-file.ts';
 export { packageRoot, runPoints } from './matrix-runner.ts';
 export { runPoint } from './run-point.ts';
 export { simulateMatrix } from './simulate.ts';
+export { simulateCommand } from './simulate-command.ts';
 export { formatSimTables, latencyCell } from './table.ts';

@@ -39,7 +39,7 @@ import {
 } from '../model/index.ts';
 import { SimPointError } from './errors.ts';
 import { ReplicaPools } from './replica-pools.ts';
-import { SimTransport } from './transport.ts';
+import { SimTransport } from './sim-transport.ts';
 
 /** Knobs of one simulation (defaults suit the reference study). */
 export interface RunPointOptions {
@@ -53,7 +53,7 @@ export interface RunPointOptions {
   /** Sees every measured call as it ends, with its latency (in-process only, like onAttempt). */
   onCall?: (state: CallState, latencyMs: number) => void;
   /**
-   * The network between client and server (model/transport.ts). Absent: every trip is instant and the row's
+   * The network between client and server (model/transport-delays.ts). Absent: every trip is instant and the row's
    * source is `sim`; present: trips take their drawn delays and the row's source is `sim+net`.
    */
   transport?: TransportParams;

@@ -1,9 +1,9 @@
 // The target-server part's public surface.
 
 export { POOL_MODES, type PoolMode } from './attempt-pool.ts';
-export { targetServerCommand } from './command.ts';
 export { PoolBacklogError, PoolThreadError, TargetOptionsError } from './errors.ts';
 export { readClockSkew } from './run.ts';
+export { targetServerCommand } from './target-command.ts';
 export {
   createTargetServer,
   HEADERS_TIMEOUT_MS,

@@ -2,8 +2,8 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { reportFatal } from '../runtime/index.ts';
-import { targetServerCommand } from './command.ts';
 import { TargetOptionsError } from './errors.ts';
+import { targetServerCommand } from './target-command.ts';
 
 try {
   await yargs(hideBin(process.argv))

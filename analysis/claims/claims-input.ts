@@ -12,10 +12,10 @@ import {
   parsePointsCsv,
   rowKey,
 } from '../../contract/index.ts';
-import { realInterval } from '../compare.ts';
 import { RunFolderError } from '../errors.ts';
-import { analyzeRun, everyPoint, type PointAnalysis, type RunAnalysis } from '../run-analysis.ts';
-import { readPointsCsv } from '../run-folder.ts';
+import { realInterval } from '../judge/compare.ts';
+import { analyzeRun, everyPoint, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
+import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
 
 /** The rows of a folder, every source, and what a reader must know about them. */

@@ -1,9 +1,9 @@
 // The report's claims section: the study's conclusions, one line each, with the verdict per source. It
 // sits at the top of the report; report.ts calls claimsBlocks and nothing else of this folder.
 
-import type { Block } from '../report-doc.ts';
-import type { RunAnalysis } from '../run-analysis.ts';
-import { readPointsCsv } from '../run-folder.ts';
+import type { RunAnalysis } from '../judge/run-analysis.ts';
+import { readPointsCsv } from '../read/run-folder-reader.ts';
+import type { Block } from '../report/report-doc.ts';
 import type { ClaimResult } from './claim-row.ts';
 import { claimRowsOfRun, sourcesOf } from './claims-input.ts';
 import { seedLine, verdictCell } from './claims-table.ts';

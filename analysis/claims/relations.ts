@@ -17,7 +17,7 @@
 // whatever the percentile says).
 
 import { formatMs, latencyMetricOfColumn } from '../../contract/index.ts';
-import { RATE_TOLERANCE, roundTo } from '../verdict.ts';
+import { RATE_TOLERANCE, roundTo } from '../judge/verdict.ts';
 import { type Check, type ClaimPoints, type PointRef, unusable } from './claim-points.ts';
 import type { ClaimRow, LatencyColumn } from './claim-row.ts';
 
@@ -27,7 +27,7 @@ export const LATENCY_TOLERANCE = Object.freeze({
   same: Object.freeze({ relative: 0.05, absoluteMs: 1 }),
 });
 
-/** Rate tolerances, shared with comparison.csv's verdicts (analysis/verdict.ts). */
+/** Rate tolerances, shared with comparison.csv's verdicts (analysis/judge/verdict.ts). */
 export const CLAIM_RATE_TOLERANCE = RATE_TOLERANCE;
 
 /** What a claim expects of A against B. */

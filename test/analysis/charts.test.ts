@@ -6,12 +6,12 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderSvg } from '../../analysis/charts.ts';
+import { renderSvg } from '../../analysis/charts/charts.ts';
+import { latencyVsLoadSpec } from '../../analysis/charts/latency-chart.ts';
+import { latencyData, latencyDomain, shortReason } from '../../analysis/charts/latency-data.ts';
 import { writeReport } from '../../analysis/index.ts';
-import { latencyVsLoadSpec } from '../../analysis/latency-chart.ts';
-import { latencyData, latencyDomain, shortReason } from '../../analysis/latency-data.ts';
-import { POINT_CATEGORIES } from '../../analysis/point-verdict.ts';
-import { analyzeRun, type PointAnalysis } from '../../analysis/run-analysis.ts';
+import { POINT_CATEGORIES } from '../../analysis/judge/point-verdict.ts';
+import { analyzeRun, type PointAnalysis } from '../../analysis/judge/run-analysis.ts';
 import { VERDICT_POINTS, writeFixtureRun } from './fixture.ts';
 
 let dir: string;

@@ -3,8 +3,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvScanner } from '../../analysis/csv-scan.ts';
 import { RawFileError } from '../../analysis/errors.ts';
+import { CsvScanner } from '../../analysis/read/csv-scan.ts';
 
 function scan(body: string, fields: number): number[][] {
   const sc = new CsvScanner(`a,b\n${body}`, 'x.csv');

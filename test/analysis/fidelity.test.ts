@@ -2,7 +2,7 @@
 // its own figures (the same /stats the orchestrator stores as status.json's target_check), and each
 // threshold of the matrix's `fidelity` turns into a reason that names the setting.
 import { afterAll, describe, expect, it } from 'vitest';
-import { fidelityReasons } from '../../analysis/fidelity.ts';
+import { fidelityReasons } from '../../analysis/judge/fidelity.ts';
 import { FIDELITY_DEFAULTS } from '../../model/index.ts';
 import { createTargetServer } from '../../target-server/index.ts';
 import { call, createAgent } from '../target-server/http.ts';

@@ -3,9 +3,9 @@
 // hedge rate takes utilisation's place.
 
 import { describe, expect, it } from 'vitest';
-import { comparePoint } from '../../analysis/compare.ts';
-import { independentSampleInterval, percentileInterval } from '../../analysis/percentile-ci.ts';
-import { CLIENT_METRICS, METRICS } from '../../analysis/verdict.ts';
+import { comparePoint } from '../../analysis/judge/compare.ts';
+import { independentSampleInterval, percentileInterval } from '../../analysis/judge/percentile-ci.ts';
+import { CLIENT_METRICS, METRICS } from '../../analysis/judge/verdict.ts';
 import type { PointRow } from '../../contract/index.ts';
 import { pointRow } from './fixture.ts';
 

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { AnalysisArgumentError } from '../../analysis/errors.ts';
-import { percentileInterval, percentileRanks } from '../../analysis/percentile-ci.ts';
+import { percentileInterval, percentileRanks } from '../../analysis/judge/percentile-ci.ts';
 import { LatencyHistogram, percentileOfSorted } from '../../contract/index.ts';
 import { uniformOpen } from '../../model/index.ts';
 

@@ -6,13 +6,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPARISON_HEADER, parseComparisonCsv } from '../../analysis/comparison-csv.ts';
 import { compareRunFolder, writeReport } from '../../analysis/index.ts';
-import { analyzeRun, everyPoint } from '../../analysis/run-analysis.ts';
-import { renderCharts } from '../../analysis/write-report.ts';
+import { analyzeRun, everyPoint } from '../../analysis/judge/run-analysis.ts';
+import { COMPARISON_HEADER, parseComparisonCsv } from '../../analysis/write/comparison-csv.ts';
+import { renderCharts } from '../../analysis/write/write-report.ts';
 import { parsePointsCsv } from '../../contract/index.ts';
 import { parseMatrix } from '../../model/index.ts';
-import { createCli } from '../../orchestrator/cli.ts';
+import { createCli } from '../../orchestrator/cli/cli.ts';
 import { simulateMatrix } from '../../simulator/index.ts';
 import { slugOf, VERDICT_POINTS, writeFixtureRun } from './fixture.ts';
 

@@ -1,8 +1,8 @@
 // learnAttemptsFromServer: a grpc-js point's attempts per call come from the target's records (the highest
 // attempt number recorded for the call), never lowered below what the generator knew.
 import { describe, expect, it } from 'vitest';
-import type { RawAttempts, RawCalls } from '../../analysis/raw-files.ts';
-import { learnAttemptsFromServer } from '../../analysis/server-attempts.ts';
+import type { RawAttempts, RawCalls } from '../../analysis/read/raw-files.ts';
+import { learnAttemptsFromServer } from '../../analysis/read/server-attempts.ts';
 
 function calls(rows: [call: number, attempts: number][]): RawCalls {
   const n = rows.length;

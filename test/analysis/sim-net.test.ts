@@ -9,11 +9,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseComparisonCsv } from '../../analysis/comparison-csv.ts';
 import { compareRunFolder, writeReport } from '../../analysis/index.ts';
-import { measuredTransport } from '../../analysis/net-transport.ts';
-import { analyzeRun } from '../../analysis/run-analysis.ts';
-import { entryPoint } from '../../analysis/sim-net.ts';
+import { measuredTransport } from '../../analysis/judge/net-transport.ts';
+import { analyzeRun } from '../../analysis/judge/run-analysis.ts';
+import { entryPoint } from '../../analysis/judge/sim-net.ts';
+import { parseComparisonCsv } from '../../analysis/write/comparison-csv.ts';
 import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,

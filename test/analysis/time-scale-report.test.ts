@@ -1,9 +1,9 @@
-// The fidelity curve (analysis/time-scale-report.ts): agreement per time scale and load, and the k from
+// The fidelity curve (analysis/report/time-scale-report.ts): agreement per time scale and load, and the k from
 // which the real clock agrees.
 import { describe, expect, it } from 'vitest';
-import type { ComparisonRow } from '../../analysis/comparison-csv.ts';
-import type { PointAnalysis } from '../../analysis/run-analysis.ts';
-import { agreesFrom, fidelityCurve } from '../../analysis/time-scale-report.ts';
+import type { PointAnalysis } from '../../analysis/judge/run-analysis.ts';
+import { agreesFrom, fidelityCurve } from '../../analysis/report/time-scale-report.ts';
+import type { ComparisonRow } from '../../analysis/write/comparison-csv.ts';
 
 function point(k: number, load: number, verdicts: ComparisonRow['verdict'][]): PointAnalysis {
   return {

@@ -2,11 +2,15 @@
 // allowance widens the interval on the side the overhead explains; comparison.csv lines are exact.
 
 import { describe, expect, it } from 'vitest';
-import { calibrationFromRows, formatCalibrationLine } from '../../analysis/calibration.ts';
-import { calibrationRows, comparePoint, formatSummaryLine, summarize } from '../../analysis/compare.ts';
-import { COMPARISON_HEADER, formatComparisonCsv, parseComparisonCsv } from '../../analysis/comparison-csv.ts';
-import { percentileInterval } from '../../analysis/percentile-ci.ts';
-import { latencyVerdict, pointVerdict, rateVerdict } from '../../analysis/verdict.ts';
+import { calibrationFromRows, formatCalibrationLine } from '../../analysis/judge/calibration.ts';
+import { calibrationRows, comparePoint, formatSummaryLine, summarize } from '../../analysis/judge/compare.ts';
+import { percentileInterval } from '../../analysis/judge/percentile-ci.ts';
+import { latencyVerdict, pointVerdict, rateVerdict } from '../../analysis/judge/verdict.ts';
+import {
+  COMPARISON_HEADER,
+  formatComparisonCsv,
+  parseComparisonCsv,
+} from '../../analysis/write/comparison-csv.ts';
 import { pointRow as row } from './fixture.ts';
 
 const id = { config: 'hedge, default budget', load: 0.5, cancellation: 'ignore' as const, seed: 1 };

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatClaimsCsv } from '../../analysis/claims/index.ts';
-import { formatComparisonCsv } from '../../analysis/comparison-csv.ts';
+import { formatComparisonCsv } from '../../analysis/write/comparison-csv.ts';
 import {
   ATTEMPT_REPLICA_FIELD,
   attemptFields,

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionPool, type PooledHandler } from '../../loadgen/connection-pool.ts';
 import { AttemptFailedError, TargetUnreachableError } from '../../loadgen/errors.ts';
-import { type AttemptOutcome, createTransport } from '../../loadgen/transport.ts';
+import { type AttemptOutcome, createTransport } from '../../loadgen/http-transport.ts';
 import { freePort } from '../runtime/redis-process.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;

@@ -2,7 +2,7 @@
 // now used by an unrelated program is left alone.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRegistry, reapAgents } from '../../orchestrator/agent-registry.ts';
+import { AgentRegistry, reapAgents } from '../../orchestrator/agents/agent-registry.ts';
 import { createLocalHost, type Host } from '../../orchestrator/hosts/index.ts';
 import { rmTemp, tempDir } from './fixture.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEMPT_FIELDS, CALL_FIELDS, redisKeys } from '../../contract/index.ts';
-import { drainPoint } from '../../orchestrator/drain.ts';
+import { drainPoint } from '../../orchestrator/point/drain.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 import { rmTemp, tempDir } from './fixture.ts';
 

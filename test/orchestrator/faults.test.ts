@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Manifest, redisKeys } from '../../contract/index.ts';
-import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
+import type { AgentRecord } from '../../orchestrator/agents/agent-registry.ts';
 import { createRun } from '../../orchestrator/index.ts';
 import { localRunSuite, processesMentioning, QUIET, runLog, until, writeTinyMatrix } from './fixture.ts';
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePointSpec } from '../../contract/index.ts';
 import { DEFAULT_MODEL } from '../../model/index.ts';
+import { loadgenArgv, loadgenLauncher, loadgenSpec } from '../../orchestrator/agents/loadgen-agent.ts';
 import { createLocalHost, type Host, shellQuote } from '../../orchestrator/hosts/index.ts';
-import { loadgenArgv, loadgenLauncher, loadgenSpec } from '../../orchestrator/loadgen-agent.ts';
 import { rmTemp, tempDir } from './fixture.ts';
 
 let dir: string;

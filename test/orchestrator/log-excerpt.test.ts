@@ -1,7 +1,7 @@
 // A failed point's reason quotes its load generator's log in one line: the tail, and a crash's own error
 // line when the tail is only the end of a stack.
 import { describe, expect, it } from 'vitest';
-import { logExcerpt } from '../../orchestrator/loadgen-agent.ts';
+import { logExcerpt } from '../../orchestrator/agents/loadgen-agent.ts';
 
 describe('logExcerpt', () => {
   it('puts a crash line and the line after it before the tail', () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentileRanks } from '../../analysis/index.ts';
 import type { HostsFile } from '../../orchestrator/hosts/index.ts';
 import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
-import { autoLanes, laneCountOf } from '../../orchestrator/lanes.ts';
+import { autoLanes, laneCountOf } from '../../orchestrator/lanes/lanes.ts';
 import {
   dilationWords,
   estimatePlan,
@@ -14,7 +14,7 @@ import {
   minCallsToBound,
   POINT_OVERHEAD_MS,
   RUN_OVERHEAD_MS,
-} from '../../orchestrator/plan.ts';
+} from '../../orchestrator/run/plan.ts';
 import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');

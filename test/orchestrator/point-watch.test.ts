@@ -8,7 +8,7 @@ import {
   type WatchCommon,
   type WatchOutcome,
   watchGenerators,
-} from '../../orchestrator/point-watch.ts';
+} from '../../orchestrator/point/point-watch.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 
 let redisServer: RedisProcess;

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../orchestrator/agent-registry.ts';
-import { freePort } from '../../orchestrator/free-port.ts';
+import { AgentRegistry } from '../../orchestrator/agents/agent-registry.ts';
+import { freePort } from '../../orchestrator/agents/free-port.ts';
+import { type RedisService, redisEnv, startRedis } from '../../orchestrator/agents/redis-service.ts';
 import { createLocalHost, type Host } from '../../orchestrator/hosts/index.ts';
-import { type RedisService, redisEnv, startRedis } from '../../orchestrator/redis-service.ts';
 import { ROOT, rmTemp, tempDir } from './fixture.ts';
 
 let dir: string;

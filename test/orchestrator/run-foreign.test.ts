@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseComparisonCsv } from '../../analysis/index.ts';
-import { CLIENT_METRICS } from '../../analysis/verdict.ts';
+import { CLIENT_METRICS } from '../../analysis/judge/verdict.ts';
 import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Manifest, redisKeys } from '../../contract/index.ts';
-import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
+import type { AgentRecord } from '../../orchestrator/agents/agent-registry.ts';
 import { isLocalPidAlive } from '../../orchestrator/hosts/local-host.ts';
 import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
 import {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRecord } from '../../orchestrator/agent-registry.ts';
+import type { AgentRecord } from '../../orchestrator/agents/agent-registry.ts';
 import {
   killProcessesMentioning,
   processesMentioning,

@@ -1,4 +1,4 @@
-// The simulator with a network (model/transport.ts): a constant delay d on every trip shifts each call by
+// The simulator with a network (model/transport-delays.ts): a constant delay d on every trip shifts each call by
 // exactly 2d at light load (the random numbers are shared, so the check is per call), draws are
 // deterministic, the default is untouched, and bad transports are refused before any work.
 import { describe, expect, it } from 'vitest';

@@ -1,0 +1,90 @@
+// The harness's own overhead, measured by the calibration point (`no hedge` at a low load, e.g. 0.10):
+// real − sim at p50 and p99. At that load nothing queues, so the difference is what the wall clock adds
+// (network, HTTP stack, timers, scheduling); latency verdicts use it as their allowance.
+
+import { formatLoad, type LatencyMetric, type PointRow } from '../../contract/index.ts';
+
+/** The calibration point's figures; `usable` = the allowance is taken from it (else the allowance is 0). */
+export interface Calibration {
+  config: string;
+  load: number;
+  cancellation: string;
+  seed: number;
+  simP50: number | null;
+  realP50: number | null;
+  simP99: number | null;
+  realP99: number | null;
+  /** real − sim at p50, ms (null when a side is missing). */
+  p50Ms: number | null;
+  /** real − sim at p99, ms. */
+  p99Ms: number | null;
+  usable: boolean;
+  /** Why it is not usable; empty when usable. */
+  note: string;
+}
+
+/** Identifies the calibration point when its rows are missing. */
+export interface CalibrationPointId {
+  config: string;
+  load: number;
+  cancellation: string;
+  seed: number;
+}
+
+/** Derives the calibration from the calibration point's sim and real rows (either may be missing). */
+export function calibrationFromRows(
+  id: CalibrationPointId,
+  sim: PointRow | undefined,
+  real: PointRow | undefined,
+): Calibration {
+  const diff = (r: number | null | undefined, s: number | null | undefined) =>
+    r !== null && r !== undefined && s !== null && s !== undefined ? r - s : null;
+  const p50Ms = diff(real?.p50_ms, sim?.p50_ms);
+  const p99Ms = diff(real?.p99_ms, sim?.p99_ms);
+  let note = '';
+  if (!real) note = 'the calibration point has no real row (it failed or was not measured)';
+  else if (!sim) note = 'the calibration point has no simulated row';
+  else if (!real.valid) note = 'the calibration point failed its self-check (valid=false)';
+  else if (real.collapsed || sim.collapsed)
+    note = 'the calibration point collapsed; its load is too high to calibrate';
+  else if (p50Ms === null || p99Ms === null) note = 'the calibration point has no successful calls';
+  return {
+    ...id,
+    simP50: sim?.p50_ms ?? null,
+    realP50: real?.p50_ms ?? null,
+    simP99: sim?.p99_ms ?? null,
+    realP99: real?.p99_ms ?? null,
+    p50Ms,
+    p99Ms,
+    usable: note === '',
+    note,
+  };
+}
+
+/**
+ * The signed allowance (ms) for a latency metric: the calibration's real − sim at p50 for p50, at p99
+ * for p99 and p99.9 (the calibration point is too short for a p99.9 of its own); 0 when not usable.
+ */
+export function allowanceFor(cal: Calibration | null, metric: LatencyMetric): number {
+  if (!cal?.usable) return 0;
+  return (metric === 'p50' ? cal.p50Ms : cal.p99Ms) ?? 0;
+}
+
+function signed(ms: number | null): string {
+  if (ms === null) return 'n/a';
+  const s = ms.toFixed(3);
+  return ms >= 0 ? `+${s}` : s;
+}
+
+/** The calibration as one line of text (printed by `compare`, shown in the report). */
+export function formatCalibrationLine(cal: Calibration | null): string {
+  if (!cal) {
+    return 'calibration: none (the matrix has no calibration point); latency verdicts use no allowance (0 ms)';
+  }
+  const where = `${cal.config} at load ${formatLoad(cal.load)} (${cal.cancellation}, seed ${cal.seed})`;
+  const figures = `real − sim = ${signed(cal.p50Ms)} ms at p50, ${signed(cal.p99Ms)} ms at p99`;
+  if (!cal.usable) {
+    return `calibration: ${where}: ${figures}; NOT USED (${cal.note}); latency verdicts use no allowance (0 ms)`;
+  }
+  return `calibration: ${where}: ${figures} — the harness's own overhead; latency verdicts allow for it (p50 uses the p50 figure, p99 and p99.9 the p99 figure)`;
+}

@@ -1,0 +1,68 @@
+// `timeScale: "auto"`: the smallest k of a fixed ladder at which this machine's own harness delays,
+// measured undilated, fall under the fidelity thresholds in model time with room to spare.
+
+import { percentileOf } from '../../contract/index.ts';
+import { type FidelityThresholds, TIME_SCALE_LADDER } from '../../model/index.ts';
+import type { RealPoint } from '../read/real-row.ts';
+
+/** A delay at k must sit at or below this share of its threshold (model ms), so noise does not tip it. */
+export const AUTO_MARGIN = 0.8;
+
+/** The harness's own delays as an undilated point measured them, wall-clock ms (null = not measured). */
+export interface HarnessDelays {
+  sendLagP99Ms: number | null;
+  transitP99Ms: number | null;
+  holdOvershootP99Ms: number | null;
+  responseDelayP99Ms: number | null;
+}
+
+/** What "auto" chose, and why. */
+export interface TimeScaleChoice {
+  k: number;
+  delays: HarnessDelays;
+  /** One line with the evidence, e.g. `time scale 5: transit p99 here 9.8 ms = 2.0 model-ms …`. */
+  reason: string;
+  /** False when even the ladder's largest k leaves a delay above its margin. */
+  quiet: boolean;
+}
+
+/** The harness delays of a real point read undilated (the calibration point of the auto probe). */
+export function harnessDelays(p: RealPoint): HarnessDelays {
+  const check = p.status?.target_check;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return {
+    sendLagP99Ms: p.row.send_lag_p99_ms,
+    transitP99Ms: p.attribution && p.attribution.n > 0 ? percentileOf(p.attribution.transit, 99) : null,
+    holdOvershootP99Ms: num(check?.holdErrorMs?.p99),
+    responseDelayP99Ms: num(check?.responseDelayMs?.p99),
+  };
+}
+
+const CHECKS = [
+  ['sendLagP99Ms', 'send lag'],
+  ['transitP99Ms', 'transit'],
+  ['holdOvershootP99Ms', 'hold overshoot'],
+  ['responseDelayP99Ms', 'response delay'],
+] as const;
+
+/** The smallest ladder k at which every delay ÷ k ≤ AUTO_MARGIN × its threshold (else the largest k). */
+export function chooseTimeScale(d: HarnessDelays, t: FidelityThresholds): TimeScaleChoice {
+  const fits = (k: number) =>
+    CHECKS.every(([f]) => d[f] === null || (d[f] as number) / k <= AUTO_MARGIN * t[f]);
+  const found = TIME_SCALE_LADDER.find(fits);
+  const k = found ?? TIME_SCALE_LADDER[TIME_SCALE_LADDER.length - 1];
+  // The evidence: the delay that needs the largest k, in wall and model ms, against its threshold.
+  const worst = CHECKS.filter(([f]) => d[f] !== null).sort(
+    ([a], [b]) => (d[b] as number) / t[b] - (d[a] as number) / t[a],
+  )[0];
+  const why =
+    worst === undefined
+      ? 'no harness delay was measured'
+      : `${worst[1]} p99 here ${(d[worst[0]] as number).toFixed(1)} ms = ${((d[worst[0]] as number) / k).toFixed(2)} model-ms against fidelity.${worst[0]} = ${t[worst[0]]} ms`;
+  return {
+    k,
+    delays: d,
+    quiet: found !== undefined,
+    reason: `time scale ${k}: ${why}${found === undefined ? ` (still above ${AUTO_MARGIN * 100} % of it at the ladder's largest k)` : ''}`,
+  };
+}

@@ -1,0 +1,118 @@
+// `hedgebench compare`: recompute comparison.csv (and, on request, the real rows of points.csv) from the
+// run folder alone. Same folder in, same bytes out.
+
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type AttributionRow,
+  dimCellsOf,
+  dimsOfRow,
+  formatAttributionCsv,
+  formatLoad,
+  formatPointsCsv,
+  parsePointsCsv,
+} from '../../contract/index.ts';
+import { writeFileAtomicSync } from '../../runtime/index.ts';
+import { formatCalibrationLine } from '../judge/calibration.ts';
+import { formatSummaryLine } from '../judge/compare.ts';
+import { analyzeRun, everyPoint, type RunAnalysis, recomputedPointRows } from '../judge/run-analysis.ts';
+import { formatSimNetLine } from '../judge/sim-net.ts';
+import { attributionRows } from './attribution-csv.ts';
+import { formatComparisonCsv } from './comparison-csv.ts';
+
+/** What `compare` produced. */
+export interface CompareResult {
+  analysis: RunAnalysis;
+  /** Paths written, in order. */
+  files: string[];
+  summaryLine: string;
+  calibrationLine: string;
+  /** The sim+net side in one line. */
+  simNetLine: string;
+}
+
+/** comparison.txt: the summary, calibration and sim+net lines, then the notes — what `compare` prints. */
+export function comparisonText(a: RunAnalysis): string {
+  const notes = a.notes.map((n) => `note: ${n}`);
+  const lines = [
+    formatSummaryLine(a.summary),
+    formatCalibrationLine(a.calibration),
+    formatSimNetLine(a.simNet),
+  ];
+  return `${[...lines, ...notes].join('\n')}\n`;
+}
+
+/**
+ * points.csv with its sim+net rows replaced by `a`'s, every other row as it was (or, with `rewritePoints`,
+ * the real rows recomputed from raw/). The one points.csv writer formats the whole file, so the dimension
+ * columns of every row stay in the header. Null when the file would not change.
+ */
+function pointsWithSimNet(a: RunAnalysis, rewritePoints: boolean): string | null {
+  const path = join(a.runDir, 'points.csv');
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const before = rewritePoints ? recomputedPointRows(a) : text === '' ? [] : parsePointsCsv(text);
+  const rows = [...before.filter((r) => r.source !== 'sim+net'), ...a.simNet.rows];
+  if (rows.length === 0) return null;
+  const next = formatPointsCsv(rows);
+  return next === text && !rewritePoints ? null : next;
+}
+
+/**
+ * Analyses results/<run> and writes comparison.csv, comparison-net.csv (sim+net against real),
+ * comparison.txt and the sim+net rows of points.csv. With `rewritePoints`, also replaces every real row of
+ * points.csv by the one recomputed from raw/ (sim rows untouched).
+ */
+export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean } = {}): CompareResult {
+  const analysis = analyzeRun(runDir);
+  const files: string[] = [];
+  const points = pointsWithSimNet(analysis, opts.rewritePoints === true);
+  if (points !== null) {
+    const path = join(runDir, 'points.csv');
+    writeFileAtomicSync(path, points);
+    files.push(path);
+  }
+  const csv = join(runDir, 'comparison.csv');
+  writeFileAtomicSync(csv, formatComparisonCsv(analysis.comparison));
+  files.push(csv);
+  // sim+net in a file of its own: comparison.csv stays sim against real, as it was before sim+net.
+  const net = join(runDir, 'comparison-net.csv');
+  if (analysis.simNet.comparison.length > 0) {
+    writeFileAtomicSync(net, formatComparisonCsv(analysis.simNet.comparison));
+    files.push(net);
+  } else rmSync(net, { force: true });
+  const attribution = attributionOf(analysis);
+  if (attribution.length > 0) {
+    const path = join(runDir, 'attribution.csv');
+    writeFileAtomicSync(path, formatAttributionCsv(attribution));
+    files.push(path);
+  }
+  const txt = join(runDir, 'comparison.txt');
+  writeFileAtomicSync(txt, comparisonText(analysis));
+  files.push(txt);
+  return {
+    analysis,
+    files,
+    summaryLine: formatSummaryLine(analysis.summary),
+    calibrationLine: formatCalibrationLine(analysis.calibration),
+    simNetLine: formatSimNetLine(analysis.simNet),
+  };
+}
+
+/** attribution.csv's rows: every real point with attempt records (calibration point first). */
+function attributionOf(a: RunAnalysis): AttributionRow[] {
+  return everyPoint(a).flatMap((p) =>
+    p.attribution === null
+      ? []
+      : attributionRows(
+          {
+            config: p.id.config,
+            load: formatLoad(p.id.load),
+            cancellation: p.id.cancellation,
+            seed: p.id.seed,
+            ...dimCellsOf(dimsOfRow(p.id)),
+          },
+          p.attribution,
+          p.sim,
+        ),
+  );
+}

@@ -1,0 +1,133 @@
+// The lane scheduler: a run's pending points measured one at a time per lane, in plan order, each lane taking
+// the next point when it finishes one. A lane whose hosts stop answering is retired and its point requeued
+// for the others; each point measured is recorded (raw files → the real row) as it ends.
+
+import type { ClientFigures, PointRow } from '../../contract/index.ts';
+import type { Matrix } from '../../model/index.ts';
+import { measurePoint, type PointTiming } from '../point/point-runner.ts';
+import { realRow } from '../run/analysis-bridge.ts';
+import { foreignLoad } from '../run/foreign-target.ts';
+import type { PlannedPoint } from '../run/plan.ts';
+import type { ProgressReporter } from '../run/progress.ts';
+import type { RunFolder } from '../run/run-folder.ts';
+import { RunProgress } from '../run/run-progress.ts';
+import type { RunRecord } from '../run/run-record.ts';
+import { type Lane, laneReachable } from './lanes.ts';
+
+/** What the scheduler measures with: the run's folder, matrix, options and lanes planned, and its stop signal. */
+export interface LaneScheduler {
+  folder: RunFolder;
+  matrix: Matrix;
+  /** Lanes the run was planned with (one that could not be brought up still counts in names and progress). */
+  laneCount: number;
+  allowAnyTarget: boolean;
+  timing: PointTiming;
+  reporter: ProgressReporter;
+  signal: AbortSignal;
+  say: (text: string) => void;
+}
+
+/**
+ * Measures the pending points, one at a time per lane, in plan order, until done or interrupted. A lane
+ * whose hosts stop answering is retired and its point goes back to the queue; when no lane is left, the
+ * points not measured stay pending (--resume).
+ */
+export async function measureOnLanes(
+  s: LaneScheduler,
+  pending: PlannedPoint[],
+  record: RunRecord,
+  sim: Map<string, PointRow>,
+  lanes: Lane[],
+): Promise<void> {
+  const queue = [...pending];
+  const progress = new RunProgress(s.reporter, pending, s.laneCount);
+  let alive = lanes;
+  const work = async (lane: Lane): Promise<void> => {
+    while (!s.signal.aborted) {
+      const pp = queue.shift();
+      if (!pp) return;
+      const lost = await measureOne(s, pp, lane, record, sim, progress, pending.length);
+      if (lost !== null) {
+        queue.unshift(pp);
+        alive = alive.filter((l) => l !== lane);
+        s.say(
+          `hedgebench: lane ${lane.index} is lost (${lost}); ${pp.key} and the points after it go to the ${alive.length} other lane${alive.length === 1 ? '' : 's'}`,
+        );
+        s.folder.event('lane-down', { lane: lane.index, error: lost });
+        return;
+      }
+    }
+  };
+  // A lane lost after the others emptied the queue leaves its point there: the lanes left take it.
+  while (queue.length > 0 && alive.length > 0 && !s.signal.aborted) {
+    await Promise.all(alive.map(work));
+  }
+  if (queue.length > 0 && alive.length === 0 && !s.signal.aborted) {
+    s.say(`hedgebench: every lane is lost; ${queue.length} points stay pending`);
+  }
+}
+
+/** Measures one point on a lane and records it; returns why the lane is lost (the point goes back), else null. */
+async function measureOne(
+  s: LaneScheduler,
+  pp: PlannedPoint,
+  lane: Lane,
+  record: RunRecord,
+  sim: Map<string, PointRow>,
+  progress: RunProgress,
+  total: number,
+): Promise<string | null> {
+  const folder = s.folder;
+  const many = s.laneCount > 1;
+  record.started(pp, many ? lane.index : undefined);
+  const position = progress.startPoint(pp, lane.index);
+  const outcome = await measurePoint(pp, {
+    ...lane,
+    folder,
+    run: folder.name,
+    loadgenHosts: lane.hosts.loadgens,
+    foreign: s.matrix.target ? foreignLoad(s.matrix.target, s.allowAnyTarget) : null,
+    timing: s.timing,
+    sendLagThresholdMs: s.matrix.fidelity.sendLagP99Ms,
+    signal: s.signal,
+    onStatus: (s, ms) => progress.status(s, ms, lane.index),
+    note: (text) => {
+      s.say(`hedgebench: ${many ? `lane ${lane.index}: ` : ''}${text}`);
+      folder.event('note', { key: pp.key, text, ...(many ? { lane: lane.index } : {}) });
+    },
+  });
+  if (outcome.kind === 'interrupted') {
+    progress.endPoint(lane.index);
+    record.interrupted(pp, outcome.reason);
+    return null;
+  }
+  // A failed point on a lane that no longer answers was the lane's fault: measure it elsewhere.
+  if (outcome.kind === 'failed' && many && lane.hosts.mode === 'ssh' && !(await laneReachable(lane))) {
+    progress.requeue(lane.index);
+    record.requeued(pp, lane.index, outcome.reason);
+    return outcome.reason;
+  }
+  progress.endPoint(lane.index);
+  let reason = outcome.kind === 'failed' ? outcome.reason : null;
+  let real: PointRow | null = null;
+  let clients: ClientFigures[] | null = null;
+  if (reason === null) {
+    try {
+      ({ row: real, clients } = realRow(folder.dir, record.entry(pp), s.matrix));
+    } catch (err) {
+      reason = `its raw files could not be turned into a row: ${(err as Error).message}`;
+    }
+  }
+  const calls = outcome.kind === 'failed' ? (outcome.drained?.calls ?? 0) : outcome.drained.calls;
+  record.finished(
+    pp,
+    sim.get(pp.key),
+    real,
+    reason,
+    { calls, phasesMs: outcome.kind === 'done' ? outcome.phases : undefined },
+    clients,
+  );
+  const at = `[${position}/${total}] ${pp.key}${many ? ` (lane ${lane.index})` : ''}`;
+  s.say(reason === null ? `${at}: done (${calls} calls measured)` : `${at}: FAILED: ${reason}`);
+  return null;
+}

@@ -1,0 +1,232 @@
+// The run plan: the matrix's points in run order, each with its key, slug and expected duration, and
+// `hedgebench run --plan`'s estimate of the wall time, the disk and whether the calls bound each percentile.
+import { percentileRanks } from '../../analysis/index.ts';
+import { latencyMetric, type PointEntry, pointKey, pointSlug } from '../../contract/index.ts';
+import {
+  arrivalRatePerMs,
+  calibrationPoints,
+  dilatePoint,
+  expandMatrix,
+  type Matrix,
+  MatrixInvalidError,
+  type MatrixOverrides,
+  type Point,
+  timeScaleOf,
+  warmupCalls,
+} from '../../model/index.ts';
+import { readMatrixFile } from '../../simulator/index.ts';
+import { BYTES_PER_CALL, MARGIN_BYTES } from './run-folder.ts';
+
+/** One point of the plan. */
+export interface PlannedPoint {
+  /** 0-based position in run order. */
+  index: number;
+  point: Point;
+  key: string;
+  slug: string;
+  calibration: boolean;
+  /** calls / λ: how long the load generator's schedule lasts, ms. */
+  expectedMs: number;
+}
+
+/** Reads and validates a matrix file, then applies --calls / --seed (the simulator's reader: one set of errors). */
+export async function loadMatrixFile(path: string, o: MatrixOverrides = {}): Promise<Matrix> {
+  return readMatrixFile(path, o);
+}
+
+/** The points of a matrix in run order: the calibration point first (if any), then the matrix's order. */
+export function planPoints(m: Matrix): PlannedPoint[] {
+  const points = [
+    ...calibrationPoints(m).map((p) => ({ p, calibration: true })),
+    ...expandMatrix(m).map((p) => ({ p, calibration: false })),
+  ];
+  const plan = points.map(({ p, calibration }, index) => ({
+    index,
+    point: p,
+    key: pointKey(p),
+    slug: pointSlug(p),
+    calibration,
+    // Wall-clock time: a dilated point's schedule lasts k times longer.
+    expectedMs: p.calls / arrivalRatePerMs(p.load, dilatePoint(p).model, p.dims?.replicas ?? 1),
+  }));
+  // Slugs name files and Redis keys: two names that differ only in punctuation would overwrite each other.
+  const bySlug = new Map<string, string>();
+  const clashes: string[] = [];
+  for (const pp of plan) {
+    const other = bySlug.get(pp.slug);
+    if (other !== undefined && other !== pp.point.config.name) {
+      clashes.push(
+        `configs: ${JSON.stringify(other)} and ${JSON.stringify(pp.point.config.name)} both become the file name ${pp.slug}; rename one so they differ in letters or digits`,
+      );
+    }
+    bySlug.set(pp.slug, pp.point.config.name);
+  }
+  if (clashes.length > 0) {
+    throw new MatrixInvalidError(`the matrix is not usable:\n  - ${clashes.join('\n  - ')}`, clashes);
+  }
+  return plan;
+}
+
+/** The manifest entry of a planned point that has not run yet. */
+export function pendingEntry(pp: PlannedPoint): PointEntry {
+  const p = pp.point;
+  return {
+    key: pp.key,
+    slug: pp.slug,
+    config: p.config.name,
+    load: p.load,
+    cancellation: p.cancellation,
+    seed: p.seed,
+    ...(p.dims === undefined ? {} : { dims: p.dims }),
+    calls: p.calls,
+    calibration: pp.calibration,
+    state: 'pending',
+  };
+}
+
+/**
+ * Wall time a point costs beyond its schedule: configure and reset the target, start the load generator,
+ * wait for the last attempt, drain Redis, score the row. The quick preset's README run (9 points of 4 000
+ * calls, 48 s of schedules, 1m04s in all) leaves about 1.5 s a point once the start-up below is taken off.
+ */
+export const POINT_OVERHEAD_MS = 1500;
+/** Once per run: simulate, start Redis and the target, write the comparison and the report. */
+export const RUN_OVERHEAD_MS = 3000;
+/** The tail percentiles whose interval a run's calls may fail to bound (p50's needs a handful), and its level. */
+const BOUNDED = [latencyMetric('p99').percentile, latencyMetric('p99.9').percentile];
+const CONFIDENCE = 0.95;
+
+/**
+ * The fewest successful calls whose 95 % interval bounds the p-th percentile from above (analysis/
+ * percentile-ci.ts): 368 for p99, 3 688 for p99.9. Below it the interval is open above.
+ */
+export function minCallsToBound(p: number, confidence = CONFIDENCE): number {
+  let lo = 1;
+  let hi = 1;
+  while (percentileRanks(hi, p, confidence).highOpen) hi *= 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (percentileRanks(mid, p, confidence).highOpen) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What `run --plan` says about a plan. */
+export interface PlanEstimate {
+  points: { key: string; calibration: boolean; calls: number; measured: number; expectedMs: number }[];
+  /** Estimated wall time of the whole run, ms. */
+  wallMs: number;
+  /** Lanes the estimate spreads the points over, when more than one. */
+  lanes?: number;
+  /** Raw data the points write, bytes (the free-space check asks for this plus `marginBytes`). */
+  diskBytes: number;
+  marginBytes: number;
+  /** Percentiles the calls cannot bound (each a sentence with the fix). */
+  warnings: string[];
+  /** The time scales of the points, when some point is dilated (model/time-scale.ts). */
+  timeScales?: number[];
+}
+
+/**
+ * Estimates the wall time (on `lanes` lanes) and disk of a plan and checks that its calls bound p99 and p99.9.
+ * Lanes take the points in plan order, each the next one as it frees up, as the run does.
+ */
+export function estimatePlan(plan: readonly PlannedPoint[], lanes = 1): PlanEstimate {
+  const points = plan.map((pp) => ({
+    key: pp.key,
+    calibration: pp.calibration,
+    calls: pp.point.calls,
+    measured: pp.point.calls - warmupCalls(pp.point),
+    expectedMs: pp.expectedMs,
+  }));
+  const free = Array<number>(lanes).fill(0);
+  for (const p of points) {
+    const i = free.indexOf(Math.min(...free));
+    free[i] += p.expectedMs + POINT_OVERHEAD_MS;
+  }
+  const wallMs = RUN_OVERHEAD_MS + Math.max(...free);
+  const diskBytes = points.reduce((b, p) => b + p.calls * BYTES_PER_CALL, 0);
+  const warnings: string[] = [];
+  for (const pct of BOUNDED) {
+    const need = minCallsToBound(pct);
+    // The calibration point sets allowances from p50 and p99 only; p99.9 is not asked of it.
+    const short = plan.filter((pp, i) => !(pp.calibration && pct > 99) && points[i].measured < need);
+    if (short.length === 0) continue;
+    const pp = short[0];
+    const wf = pp.point.warmupFraction;
+    // The fewest calls whose measured part (after the warm-up, rounded as the run rounds it) is enough.
+    let fix = Math.max(1, Math.floor(need / (1 - wf)) - 1);
+    while (fix - warmupCalls({ calls: fix, warmupFraction: wf }) < need) fix++;
+    warnings.push(
+      `${short.length} of ${plan.length} points measure too few calls to bound p${pct}: ${points[plan.indexOf(pp)].measured} measured (${pp.point.calls} calls, ${Math.round(wf * 100)} % warm-up) where its 95 % interval needs at least ${need} successful calls, so those intervals stay open above; raise ${pp.calibration ? 'calibration.calls' : 'calls'} to at least ${fix}`,
+    );
+  }
+  const scales = planTimeScales(plan);
+  return {
+    points,
+    wallMs,
+    ...(lanes > 1 ? { lanes } : {}),
+    diskBytes,
+    marginBytes: MARGIN_BYTES,
+    warnings,
+    ...(scales.some((k) => k !== 1) ? { timeScales: scales } : {}),
+  };
+}
+
+/** The distinct time scales of a plan's points, smallest first. */
+export function planTimeScales(plan: readonly PlannedPoint[]): number[] {
+  return [...new Set(plan.map((pp) => timeScaleOf(pp.point)))].sort((a, b) => a - b);
+}
+
+/**
+ * What a dilated plan costs, in words for the run's first line and the plan (empty when undilated): the
+ * time scales, and the longest point's schedule when it runs past an hour.
+ */
+export function dilationWords(plan: readonly PlannedPoint[]): string {
+  const scales = planTimeScales(plan);
+  if (scales.every((k) => k === 1)) return '';
+  const longest = Math.max(...plan.map((pp) => pp.expectedMs));
+  const total = plan.reduce((ms, pp) => ms + pp.expectedMs, 0);
+  const hours =
+    longest >= 3_600_000
+      ? `; its longest point lasts ${formatDuration(longest)} — lower the time scale or the calls to shorten it`
+      : '';
+  return `time scale ${scales.join(', ')} (every duration × k, every rate ÷ k; results in model ms): ${formatDuration(total)} of schedules on the wall clock${hours}`;
+}
+
+/** `run --plan`'s text: one line per point, then the totals and the warnings. */
+export function formatPlan(name: string, e: PlanEstimate): string {
+  const width = Math.max(5, ...e.points.map((p) => p.key.length + (p.calibration ? 14 : 0)));
+  const lines = [
+    `hedgebench run --plan: ${name}, ${e.points.length} points (nothing is started or written)`,
+    `  #  ${'point'.padEnd(width)}  ${'calls'.padStart(7)}  ${'measured'.padStart(8)}  schedule`,
+    ...e.points.map(
+      (p, i) =>
+        `${String(i + 1).padStart(3)}  ${(p.calibration ? `${p.key} (calibration)` : p.key).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${formatDuration(p.expectedMs)}`,
+    ),
+    `estimated wall time: about ${formatDuration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${formatDuration(POINT_OVERHEAD_MS)} a point to start, drain and score, and ${formatDuration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
+    ...(e.timeScales
+      ? [
+          `dilated: time scale ${e.timeScales.join(', ')}: every duration × k and every rate ÷ k, so each schedule lasts k times its undilated length; results in model ms`,
+        ]
+      : []),
+    `estimated disk: about ${mib(e.diskBytes)} of raw data (${BYTES_PER_CALL} bytes a call); the run asks for that plus ${mib(e.marginBytes)} free`,
+    ...e.warnings.map((w) => `warning: ${w}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** A wall time in words: `4.2 s`, `37 s`, `5m02s`, `1h05m`. */
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${s} s`;
+  const m = Math.floor(s / 60);
+  return m < 60
+    ? `${m}m${String(s % 60).padStart(2, '0')}s`
+    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+function mib(bytes: number): string {
+  return `${Math.max(1, Math.ceil(bytes / 2 ** 20))} MiB`;
+}

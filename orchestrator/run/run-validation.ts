@@ -1,0 +1,147 @@
+// Everything a run checks before it touches a host: the options, the matrix (a resumed run's from its
+// manifest, else the file's, with an "auto" time scale measured), the hosts file, the replicas, the lanes and
+// the results folder (new, a valid run id, room for the calls left).
+
+import { resolve } from 'node:path';
+import type { TimeScaleChoice } from '../../analysis/index.ts';
+import type { Manifest } from '../../contract/index.ts';
+import { type Matrix, overrideMatrix, parseMatrix } from '../../model/index.ts';
+import { checkLeaseSeconds } from '../agents/lease.ts';
+import { checkNewRunFolder } from '../cli/out-guard.ts';
+import { ResumeError, RunOptionError } from '../errors.ts';
+import { type HostsFile, loadHostsFile } from '../hosts/index.ts';
+import { sharedMachine } from '../lanes/lane-machines.ts';
+import { laneCountOf } from '../lanes/lanes.ts';
+import { defaultMatrixPath, defaultRunDir } from '../paths.ts';
+import { measureTimeScale } from './auto-time-scale.ts';
+import { checkForeignTarget } from './foreign-target.ts';
+import { loadMatrixFile, type PlannedPoint, planPoints, planTimeScales } from './plan.ts';
+import { checkReplicasRunnable } from './replica-check.ts';
+import { RunFolder } from './run-folder.ts';
+import type { Run, RunOptions } from './run-options.ts';
+
+/** What the target server accepts as a run id (target-server/config.ts): the run folder's name. */
+const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;
+
+/** A run checked and planned: what bringing it up and measuring it need. */
+export interface ValidRun {
+  cwd: string;
+  folder: RunFolder;
+  matrix: Matrix;
+  plan: PlannedPoint[];
+  /** A resumed run's manifest (with --retry-failed, its failed points pending again); null for a new run. */
+  manifest: Manifest | null;
+  sources: Manifest['sources'];
+  hostsFile: HostsFile | undefined;
+  lanes: number;
+  timeScaleChoice: TimeScaleChoice | undefined;
+}
+
+/** A failed point made pending again, without its reason and times (a retry measures it afresh). */
+function pendingAgain(p: Manifest['points'][number]): Manifest['points'][number] {
+  if (p.state !== 'failed') return p;
+  const { reason: _reason, startedAt: _startedAt, endedAt: _endedAt, ...rest } = p;
+  return { ...rest, state: 'pending' };
+}
+
+/**
+ * Validates the options, the matrix, the hosts file and the results folder; starts nothing yet. `create` is
+ * createRun: an "auto" time scale is measured by a run of its own (no import cycle).
+ */
+export async function validateRun(o: RunOptions, create: (o: RunOptions) => Promise<Run>): Promise<ValidRun> {
+  const cwd = o.cwd ?? process.cwd();
+  if (o.leaseSeconds !== undefined) checkLeaseSeconds(o.leaseSeconds);
+  let folder: RunFolder;
+  let matrix: Matrix;
+  let manifest: Manifest | null = null;
+  let matrixFile: string | null = null;
+  let hostsPath = o.hostsFile === undefined ? undefined : resolve(cwd, o.hostsFile);
+  let timeScaleChoice: TimeScaleChoice | undefined;
+  if (o.resume !== undefined) {
+    const clash = (['matrixFile', 'calls', 'seed', 'timeScale', 'out'] as const).filter(
+      (k) => o[k] !== undefined,
+    );
+    if (clash.length > 0) {
+      const flag = { matrixFile: 'matrix', timeScale: 'time-scale' } as Record<string, string>;
+      throw new RunOptionError(
+        `--resume continues a run exactly as it was planned; drop ${clash.map((k) => `--${flag[k] ?? k}`).join(', ')}`,
+      );
+    }
+    folder = new RunFolder(resolve(cwd, o.resume));
+    if (!folder.hasManifest()) {
+      throw new ResumeError(
+        `${folder.dir} has no manifest.json; --resume needs the folder of a run hedgebench started (results/<run>)`,
+      );
+    }
+    manifest = folder.readManifest();
+    if (o.retryFailed) manifest = { ...manifest, points: manifest.points.map(pendingAgain) };
+    matrix = parseMatrix(manifest.matrix, `${folder.manifestPath} (field "matrix")`);
+    matrixFile = manifest.sources.matrixFile;
+    hostsPath ??= manifest.sources.hostsFile ?? undefined;
+  } else {
+    if (o.retryFailed) {
+      throw new RunOptionError(
+        '--retry-failed measures the failed points of a run again; use it with --resume DIR',
+      );
+    }
+    matrixFile = resolve(cwd, o.matrixFile ?? defaultMatrixPath(cwd));
+    matrix = await loadMatrixFile(matrixFile, { calls: o.calls, seed: o.seed, timeScale: o.timeScale });
+    if (matrix.timeScale === 'auto') {
+      if (o.out !== undefined) checkNewRunFolder(new RunFolder(resolve(cwd, o.out)));
+      timeScaleChoice = await measureTimeScale(matrix, o, cwd, create);
+      (o.stderr ?? process.stderr).write(`hedgebench: ${timeScaleChoice.reason}\n`);
+      matrix = overrideMatrix(matrix, { timeScale: timeScaleChoice.k });
+    }
+    folder = new RunFolder(
+      o.out === undefined ? defaultRunDir(matrix.name, new Date(), cwd) : resolve(cwd, o.out),
+    );
+    checkNewRunFolder(folder);
+    if (!RUN_NAME.test(folder.name)) {
+      throw new RunOptionError(
+        `--out ${folder.dir}: the folder's name ${JSON.stringify(folder.name)} becomes the run id in Redis keys; use a name of 1–200 characters from A-Z a-z 0-9 . _ % + - (e.g. --out results/my-run)`,
+      );
+    }
+  }
+  if (matrix.target) checkForeignTarget(matrix.target, o.allowAnyTarget === true);
+  const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
+  checkReplicasRunnable(matrix, hostsFile, hostsPath);
+  const plan = planPoints(matrix);
+  // With a hosts file, "auto" first asks its hosts whether they all run on one machine (a lab's namespaces).
+  const shared =
+    hostsFile !== undefined && o.lanes === 'auto' ? await sharedMachine(hostsFile, cwd) : undefined;
+  const lanes = laneCountOf({
+    option: o.lanes,
+    hostsFile,
+    shared,
+    // A resumed run keeps its lanes (one when it had no `lanes`).
+    resumed: manifest ? (manifest.lanes ?? 1) : undefined,
+    foreign: matrix.target !== undefined,
+    timeScale: Math.min(...planTimeScales(plan)),
+    points: plan.length,
+    say: (t) => (o.stderr ?? process.stderr).write(`${t}\n`),
+  });
+  if (manifest) {
+    const planned = plan.map((p) => p.key).join('\n');
+    if (manifest.points.map((p) => p.key).join('\n') !== planned) {
+      throw new ResumeError(
+        `${folder.manifestPath}: its points do not match its matrix; the folder was edited or written by another hedgebench version`,
+      );
+    }
+  }
+  const states = new Map(manifest?.points.map((p) => [p.key, p.state]) ?? []);
+  const callsLeft = plan
+    .filter((p) => (states.get(p.key) ?? 'pending') === 'pending')
+    .reduce((n, p) => n + p.point.calls, 0);
+  folder.preflight(callsLeft);
+  return {
+    cwd,
+    folder,
+    matrix,
+    plan,
+    manifest,
+    sources: { matrixFile, hostsFile: hostsPath ?? null },
+    hostsFile,
+    lanes,
+    timeScaleChoice,
+  };
+}

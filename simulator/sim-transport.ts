@@ -1,0 +1,196 @@
+// The simulated transport: the Operation the library's pipeline calls for each attempt. It sends the attempt
+// to its replica's model WorkerPool (the one the balancer picked; replica 0 without a balancer) with the
+// model's service time for (seed, call, attempt) on that replica. Without a network
+// (the default) every trip takes no time; with one (model/transport-delays.ts) the request, the response and the
+// cancellation each take their drawn delay.
+
+import type { AttemptEnd, AttemptRecord } from '../contract/index.ts';
+import type { CallState, Operation, Outcome } from '../library/index.ts';
+import type {
+  ModelParams,
+  PoolJob,
+  PoolTicket,
+  ReplicaSetup,
+  TransportParams,
+  WorkerPool,
+} from '../model/index.ts';
+import {
+  isSingleReplica,
+  replicaOf,
+  replicaServiceMs,
+  SINGLE_REPLICA,
+  serviceTimeMs,
+  transportDelayMs,
+} from '../model/index.ts';
+
+const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
+
+/** Sends attempts to the replicas' pools; sums worker time and queue wait of attempts of measured calls. */
+export class SimTransport {
+  /** Σ service time (served, or until cancelled in service) of attempts of calls ≥ measuredFrom, ms. */
+  busyMeasuredMs = 0;
+  /** busyMeasuredMs by replica. */
+  readonly busyByReplica: Float64Array;
+  /** False when the setup is today's one-queue model: the service time is then serviceTimeMs itself. */
+  readonly replicated: boolean;
+  /** Σ queue wait of attempts of measured calls that reached a worker, ms. */
+  waitMeasuredMs = 0;
+  /** Attempts of measured calls that reached a worker. */
+  startedMeasured = 0;
+  /** Attempts sent to the pool. */
+  sent = 0;
+
+  /** The operation to compose into a pipeline. */
+  readonly op: Operation<void> = (call, attempt, done) => {
+    this.sent++;
+    const replica = replicaOf(call.replicas, attempt);
+    if (this.net !== undefined) {
+      const n = new NetAttempt(this, call, attempt, replica, done, Number.NaN);
+      n.send(this.net);
+      return () => n.cancel();
+    }
+    const pool = this.pools[replica];
+    const a = new SimAttempt(this, call, attempt, replica, done, pool.clock.now());
+    a.ticket = pool.submit(a);
+    // Anonymous on purpose: a named per-call closure costs a defineProperty under esbuild's keepNames (tsx).
+    return () => a.cancel();
+  };
+
+  /**
+   * `onAttempt`, when given, sees every attempt's record as it ends (in-process use: tests, raw output);
+   * `net`, when given, delays every trip (absent: the zero-delay transport, exactly as before it existed).
+   */
+  constructor(
+    readonly pools: readonly WorkerPool[],
+    readonly model: ModelParams,
+    readonly seed: number,
+    readonly measuredFrom: number,
+    readonly onAttempt?: (r: AttemptRecord) => void,
+    readonly setup: ReplicaSetup = SINGLE_REPLICA,
+    readonly net?: TransportParams,
+  ) {
+    this.busyByReplica = new Float64Array(pools.length);
+    this.replicated = !isSingleReplica(setup);
+  }
+}
+
+// One attempt in the pool; it is its own PoolJob, so a send allocates this object and one canceller closure.
+class SimAttempt implements PoolJob {
+  readonly serviceMs: number;
+  ticket: PoolTicket | null = null;
+  protected startedAt = -1;
+  protected worker = -1;
+  protected live = true;
+
+  constructor(
+    protected readonly t: SimTransport,
+    protected readonly call: CallState,
+    protected readonly attempt: number,
+    protected readonly replica: number,
+    protected readonly done: (o: Outcome<void>) => void,
+    protected enqueuedAt: number,
+  ) {
+    this.serviceMs = t.replicated
+      ? replicaServiceMs(t.model, t.setup, t.seed, call.call, attempt, replica)
+      : serviceTimeMs(t.model, t.seed, call.call, attempt);
+  }
+
+  /** The pool of this attempt's replica. */
+  protected get pool(): WorkerPool {
+    return this.t.pools[this.replica];
+  }
+
+  /** An attempt left the pool: counts its worker time (measured calls) and reports its record. */
+  protected finish(ended: AttemptEnd, now: number, answered: boolean): void {
+    const t = this.t;
+    if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) {
+      t.busyMeasuredMs += now - this.startedAt;
+      t.busyByReplica[this.replica] += now - this.startedAt;
+    }
+    if (t.onAttempt === undefined) return;
+    t.onAttempt({
+      call: this.call.call,
+      attempt: this.attempt,
+      enqueueMs: this.enqueuedAt,
+      startMs: this.startedAt >= 0 ? this.startedAt : Number.NaN,
+      endMs: now,
+      ended,
+      worker: this.worker,
+      serviceMs: this.serviceMs,
+      respondedMs: answered ? now : Number.NaN,
+    });
+  }
+
+  onStart(worker: number, now: number): void {
+    this.startedAt = now;
+    this.worker = worker;
+    const t = this.t;
+    if (this.call.call >= t.measuredFrom) {
+      t.waitMeasuredMs += now - this.enqueuedAt;
+      t.startedMeasured++;
+    }
+  }
+
+  onEnd(ended: AttemptEnd, now: number): void {
+    // The simulated server answers at the instant service ends, and only a live attempt is answered.
+    this.finish(ended, now, ended === 'served' && this.live);
+    // A cancelled attempt reports nothing: the library has already moved on.
+    if (ended === 'served' && this.live) {
+      this.live = false;
+      this.done(OK);
+    }
+  }
+
+  // The library cancels a loser (or the whole call); the pool decides what that means for the server.
+  cancel(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.ticket?.cancel();
+  }
+}
+
+// An attempt over a network: the request reaches the pool after its delay, the response the client after
+// its own, and a cancellation the server after its own. The library's view (live) and the server's
+// (cancelReached) differ while a cancellation travels: the server may still serve and answer a loser, and
+// the client drops that answer. A cancellation that overtakes its request cancels it on arrival.
+class NetAttempt extends SimAttempt {
+  private cancelReached = false;
+  private net: TransportParams | undefined;
+
+  send(net: TransportParams): void {
+    this.net = net;
+    const t = this.t;
+    const d = transportDelayMs(net, 'request', t.seed, this.call.call, this.attempt);
+    this.pool.clock.setTimer(() => this.arrive(), d);
+  }
+
+  private arrive(): void {
+    this.enqueuedAt = this.pool.clock.now();
+    this.ticket = this.pool.submit(this);
+    if (this.cancelReached) this.ticket.cancel();
+  }
+
+  override onEnd(ended: AttemptEnd, now: number): void {
+    // The server answers what it served unless it knows the client gave up.
+    const answered = ended === 'served' && !this.cancelReached;
+    this.finish(ended, now, answered);
+    if (!answered || !this.live) return;
+    const d = transportDelayMs(this.net!, 'response', this.t.seed, this.call.call, this.attempt);
+    this.pool.clock.setTimer(() => {
+      if (!this.live) return;
+      this.live = false;
+      this.done(OK);
+    }, d);
+  }
+
+  override cancel(): void {
+    if (!this.live) return;
+    this.live = false;
+    const t = this.t;
+    const d = transportDelayMs(this.net!, 'cancel', t.seed, this.call.call, this.attempt);
+    this.pool.clock.setTimer(() => {
+      this.cancelReached = true;
+      this.ticket?.cancel();
+    }, d);
+  }
+}
