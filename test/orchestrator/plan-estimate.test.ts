@@ -119,10 +119,18 @@ describe('the plan of a dilated run', () => {
 describe('--lanes auto', () => {
   it('keeps an undilated run on one lane and gives a dilated one the lanes half the cores allow', () => {
     expect(autoLanes({ cores: 2, timeScale: 1, points: 9 }).lanes).toBe(1);
-    expect(autoLanes({ cores: 2, timeScale: 2, points: 9 }).lanes).toBe(2);
+    // One replica: 0.23 + 0.65 ÷ k cores a lane, under half of 2 cores.
+    expect(autoLanes({ cores: 2, timeScale: 2, points: 9 }).lanes).toBe(1);
+    expect(autoLanes({ cores: 2, timeScale: 5, points: 9 }).lanes).toBe(2);
     expect(autoLanes({ cores: 2, timeScale: 10, points: 9 })).toEqual({
       lanes: 3,
-      reason: 'lanes auto: 3 (time scale 10: a lane needs about 0.9 ÷ 10 cores; at most 3 on one machine)',
+      reason: 'lanes auto: 3 (time scale 10: a lane needs about 0.30 cores; 50 % of 2 cores)',
+    });
+    // Four target servers a lane: about 1.05 cores even at k = 20, so one lane on two cores.
+    expect(autoLanes({ cores: 2, timeScale: 20, points: 9, replicas: 4 })).toEqual({
+      lanes: 1,
+      reason:
+        'lanes auto: 1 (time scale 20: with 4 target servers a lane needs about 1.05 cores; 50 % of 2 cores)',
     });
     expect(autoLanes({ cores: 2, timeScale: 10, points: 2 }).lanes).toBe(2);
     expect(autoLanes({ cores: 8, timeScale: 1, points: 9 }).lanes).toBe(3);
@@ -151,11 +159,11 @@ describe('--lanes auto', () => {
     // Machines of their own (or not known to share one): every lane.
     expect(laneCountOf({ ...base, option: 'auto', shared: null, say })).toBe(3);
     expect(said.pop()).toMatch(/all 3 lanes of the hosts file/);
-    // One 2-core kernel under all six hosts at k = 5: 0.18 cores a lane, half of 2 cores fits 5, the file has 3.
+    // One 2-core kernel under all six hosts at k = 10: 0.30 cores a lane, half of 2 cores fits 3 of the 3.
     const shared = { bootId: '0123456789abcdef', cores: 2, hosts: 6 };
-    expect(laneCountOf({ ...base, option: 'auto', shared, say })).toBe(3);
-    // At k = 2 (0.45 cores a lane) only 2 fit, and it says which machine they share.
-    expect(laneCountOf({ ...base, timeScale: 2, option: 'auto', shared, say })).toBe(2);
+    expect(laneCountOf({ ...base, timeScale: 10, option: 'auto', shared, say })).toBe(3);
+    // At k = 5 (0.36 cores a lane) only 2 fit, and it says which machine they share.
+    expect(laneCountOf({ ...base, option: 'auto', shared, say })).toBe(2);
     expect(said.pop()).toMatch(
       /lanes auto: 2 of the hosts file's 3 lanes: its 6 target and load-generator hosts share one machine \(one kernel, boot id 01234567…, 2 cores\)/,
     );
