@@ -1,7 +1,7 @@
 // `hedgebench run --plan`: the plan of a new run and its estimate, printed; nothing is started or written.
 
 import { resolve } from 'node:path';
-import { overrideMatrix, replicaSetupOf, TIME_SCALE_LADDER } from '../../model/index.ts';
+import { overrideMatrix, pointClients, replicaSetupOf, TIME_SCALE_LADDER } from '../../model/index.ts';
 import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
 import { defaultMatrixPath } from '../paths.ts';
@@ -38,6 +38,7 @@ export async function printPlan(o: {
     timeScale: Math.min(...planTimeScales(plan)),
     points: plan.length,
     replicas: Math.max(1, ...plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
+    clients: Math.max(1, ...plan.map((p) => pointClients(p.point))),
     say: (t) => process.stderr.write(`${t}\n`),
   });
   const estimate = estimatePlan(plan, lanes);

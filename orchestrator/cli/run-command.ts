@@ -102,7 +102,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('lanes', {
         type: 'string',
         describe:
-          'measure this many points at a time, each on its own target and load generator on this machine, or auto: as many as keep the lanes under half the cores at the run\'s time scale (with --hosts: the hosts file\'s "lanes"; default: auto when every point is dilated, else 1)',
+          'measure this many points at a time, each on its own target and load generator on this machine, or auto: as many as keep the lanes under half the cores at the run\'s time scale and replicas (with --hosts: the hosts file\'s "lanes", fewer with auto when their hosts share one machine; default: auto when every point is dilated, else 1)',
       })
       .option('lease', {
         type: 'string',

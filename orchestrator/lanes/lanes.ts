@@ -32,11 +32,11 @@ function checkLaneCount(n: number): number {
 }
 
 /**
- * Cores one lane keeps busy, per target-server process it runs (one per replica): a part that stays with
- * every process whatever k is (start-up, warm-up, clock exchanges, Redis, the orchestrator's share) and a
- * part that shrinks as 1/k with the rate. Fitted to whole runs on the 2-core VM (bench/RESULTS.md, "Lanes and
- * replicas on the dilated clock"): one replica 0.88 cores undilated, 0.33 at k = 5, 0.37 a lane at k = 10 on
- * 3 lanes; four replicas 1.27–1.43 cores at k = 10 and 1.11 at k = 20 on one lane.
+ * Cores one lane keeps busy, per target server and load generator it runs beyond the first pair (R replicas
+ * and K clients make R + K − 1 of them): a part that stays with every process whatever k is (start-up,
+ * warm-up, clock exchanges, Redis, the orchestrator's share) and a part that shrinks as 1/k with the rate. Fitted to whole runs on the 2-core VM (bench/RESULTS.md, "Issue
+ * 25"): one replica 0.88 cores undilated, 0.33 at k = 5, 0.37 a lane at k = 10 on 3 lanes; four replicas
+ * 1.27–1.43 cores at k = 10 and 1.11 at k = 20 on one lane.
  */
 export const LANE_FIXED_CORES = 0.23;
 export const LANE_RATE_CORES = 0.65;
@@ -45,9 +45,9 @@ export const LANE_CPU_SHARE = 0.5;
 /** `--lanes auto` never makes more lanes than this on one machine. */
 export const AUTO_MAX_LANES = 3;
 
-/** Cores a lane of `replicas` target servers at time scale k keeps busy (LANE_FIXED_CORES, LANE_RATE_CORES). */
-export function laneCores(timeScale: number, replicas = 1): number {
-  return replicas * (LANE_FIXED_CORES + LANE_RATE_CORES / timeScale);
+/** Cores a lane of R target servers and K load generators at time scale k keeps busy (the fit above). */
+export function laneCores(timeScale: number, replicas = 1, clients = 1): number {
+  return (replicas + clients - 1) * (LANE_FIXED_CORES + LANE_RATE_CORES / timeScale);
 }
 
 /** What `--lanes auto` chose and why, for the run's first lines. */
@@ -57,8 +57,9 @@ export interface AutoLanes {
 }
 
 /**
- * `--lanes auto` on this machine: as many lanes as keep laneCores(k, R) per lane under LANE_CPU_SHARE of the
- * cores (at most AUTO_MAX_LANES, at most one per point; R is the most replicas any point has). Undilated,
+ * `--lanes auto` on this machine: as many lanes as keep laneCores(k, R, K) per lane under LANE_CPU_SHARE of
+ * the cores (at most AUTO_MAX_LANES, at most one per point; R and K are the most replicas and clients a point
+ * has). Undilated,
  * that is one lane on two cores.
  */
 export function autoLanes(o: {
@@ -66,9 +67,11 @@ export function autoLanes(o: {
   timeScale: number;
   points: number;
   replicas?: number;
+  clients?: number;
 }): AutoLanes {
   const replicas = o.replicas ?? 1;
-  const perLane = laneCores(o.timeScale, replicas);
+  const clients = o.clients ?? 1;
+  const perLane = laneCores(o.timeScale, replicas, clients);
   const fit = Math.floor((LANE_CPU_SHARE * o.cores) / perLane + 1e-9);
   const lanes = Math.max(1, Math.min(AUTO_MAX_LANES, fit, o.points));
   const why =
@@ -77,7 +80,11 @@ export function autoLanes(o: {
       : lanes === o.points && fit > lanes
         ? `one per point`
         : `${(LANE_CPU_SHARE * 100).toFixed(0)} % of ${o.cores} cores`;
-  const what = replicas > 1 ? `with ${replicas} target servers a lane needs` : 'a lane needs';
+  const parts = [
+    ...(replicas > 1 ? [`${replicas} target servers`] : []),
+    ...(clients > 1 ? [`${clients} load generators`] : []),
+  ];
+  const what = parts.length > 0 ? `with ${parts.join(' and ')} a lane needs` : 'a lane needs';
   return {
     lanes,
     reason: `lanes auto: ${lanes} (time scale ${o.timeScale}: ${what} about ${perLane.toFixed(2)} cores; ${why})`,
@@ -97,10 +104,11 @@ export function laneCountOf(o: {
   hostsFile: HostsFile | undefined;
   resumed: number | undefined;
   foreign: boolean;
-  /** The plan's smallest time scale, its point count and the most replicas a point has (for "auto"); absent = 1. */
+  /** For "auto": the plan's smallest time scale, its point count, the most replicas and clients of a point. */
   timeScale?: number;
   points?: number;
   replicas?: number;
+  clients?: number;
   cores?: number;
   /** With a hosts file and "auto": the one machine all its lanes run on; null or absent = machines of their own. */
   shared?: SharedMachine | null;
@@ -115,6 +123,7 @@ export function laneCountOf(o: {
   const k = o.timeScale ?? 1;
   const points = o.points ?? 1;
   const replicas = o.replicas ?? 1;
+  const clients = o.clients ?? 1;
   const auto =
     o.option === 'auto' ||
     (o.option === undefined && o.resumed === undefined && o.hostsFile === undefined && k > 1);
@@ -124,7 +133,7 @@ export function laneCountOf(o: {
     if (o.option === 'auto') {
       const m = o.shared;
       if (m) {
-        const a = autoLanes({ cores: m.cores, timeScale: k, points, replicas });
+        const a = autoLanes({ cores: m.cores, timeScale: k, points, replicas, clients });
         n = Math.min(n, a.lanes);
         o.say?.(
           `hedgebench: lanes auto: ${n} of the hosts file's ${o.hostsFile.lanes.length} lanes: its ${m.hosts} target and load-generator hosts share one machine (one kernel, boot id ${m.bootId.slice(0, 8)}…, ${m.cores} cores), so its lanes take CPU from each other (${a.reason.replace(/^lanes auto: \d+ /, '')})`,
@@ -136,7 +145,13 @@ export function laneCountOf(o: {
       }
     }
   } else if (auto && !o.foreign) {
-    const a = autoLanes({ cores: o.cores ?? availableParallelism(), timeScale: k, points, replicas });
+    const a = autoLanes({
+      cores: o.cores ?? availableParallelism(),
+      timeScale: k,
+      points,
+      replicas,
+      clients,
+    });
     o.say?.(`hedgebench: ${a.reason}`);
     n = a.lanes;
   } else n = checkLaneCount(typeof o.option === 'number' ? o.option : (o.resumed ?? 1));

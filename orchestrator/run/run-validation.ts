@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { TimeScaleChoice } from '../../analysis/index.ts';
 import type { Manifest } from '../../contract/index.ts';
-import { type Matrix, overrideMatrix, parseMatrix, replicaSetupOf } from '../../model/index.ts';
+import { type Matrix, overrideMatrix, parseMatrix, pointClients, replicaSetupOf } from '../../model/index.ts';
 import { checkLeaseSeconds } from '../agents/lease.ts';
 import { checkNewRunFolder } from '../cli/out-guard.ts';
 import { ResumeError, RunOptionError } from '../errors.ts';
@@ -119,6 +119,7 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
     timeScale: Math.min(...planTimeScales(plan)),
     points: plan.length,
     replicas: Math.max(1, ...plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
+    clients: Math.max(1, ...plan.map((p) => pointClients(p.point))),
     say: (t) => (o.stderr ?? process.stderr).write(`${t}\n`),
   });
   if (manifest) {

@@ -126,6 +126,10 @@ describe('--lanes auto', () => {
       lanes: 3,
       reason: 'lanes auto: 3 (time scale 10: a lane needs about 0.30 cores; 50 % of 2 cores)',
     });
+    // Four load generators a lane (clients: 4) cost as four target servers do: one lane at k = 10.
+    expect(autoLanes({ cores: 2, timeScale: 10, points: 9, clients: 4 }).reason).toBe(
+      'lanes auto: 1 (time scale 10: with 4 load generators a lane needs about 1.18 cores; 50 % of 2 cores)',
+    );
     // Four target servers a lane: about 1.05 cores even at k = 20, so one lane on two cores.
     expect(autoLanes({ cores: 2, timeScale: 20, points: 9, replicas: 4 })).toEqual({
       lanes: 1,
