@@ -67,7 +67,7 @@ for (let r = 1; r <= reps; r++) {
     `\n## run ${r}: exit ${res.exitCode}, ${wall.toFixed(0)} s, ${cores.toFixed(2)} cores — ${formatSummaryLine(a.summary)}`,
   );
   console.log(
-    'point | overshoot p99 | loop delay p99 | transit p99 | send lag p99 | real p99 / sim p99 | valid | reasons',
+    'point | hold overshoot p99 | response delay p99 | event-loop delay p99 | transit p99 | send lag p99 | real p99 / sim p99 | valid | reasons',
   );
   let judged = 0;
   let agrees = 0;

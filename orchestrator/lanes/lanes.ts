@@ -33,10 +33,11 @@ function checkLaneCount(n: number): number {
 
 /**
  * Cores one lane keeps busy, per target server and load generator it runs beyond the first pair (R replicas
- * and K clients make R + K − 1 of them): a part that stays with every process whatever k is (start-up,
- * warm-up, clock exchanges, Redis, the orchestrator's share) and a part that shrinks as 1/k with the rate. Fitted to whole runs on the 2-core VM (bench/RESULTS.md, "Issue
- * 25"): one replica 0.88 cores undilated, 0.33 at k = 5, 0.37 a lane at k = 10 on 3 lanes; four replicas
- * 1.27–1.43 cores at k = 10 and 1.11 at k = 20 on one lane.
+ * and K clients make R + K − 1 of them): a part every process keeps whatever k is (start-up, warm-up, clock
+ * exchanges, Redis, the orchestrator's share) and a part that shrinks as 1/k with the rate. Fitted to whole
+ * runs on the 2-core VM (bench/RESULTS.md, "Issue 25"): one replica 0.88 cores undilated, 0.33 at k = 5,
+ * 0.38 on one lane and 0.37 a lane on three at k = 10; four replicas 1.27–1.43 at k = 10 and 1.11 at k = 20
+ * on one lane; four clients kept 1.82 cores busy on three lanes at k = 10 (saturated, every point invalid).
  */
 export const LANE_FIXED_CORES = 0.23;
 export const LANE_RATE_CORES = 0.65;
@@ -59,8 +60,7 @@ export interface AutoLanes {
 /**
  * `--lanes auto` on this machine: as many lanes as keep laneCores(k, R, K) per lane under LANE_CPU_SHARE of
  * the cores (at most AUTO_MAX_LANES, at most one per point; R and K are the most replicas and clients a point
- * has). Undilated,
- * that is one lane on two cores.
+ * has). Undilated, that is one lane on two cores.
  */
 export function autoLanes(o: {
   cores: number;
