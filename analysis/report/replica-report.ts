@@ -2,15 +2,14 @@
 // what the simulation predicts for it) and how long its workers held an attempt, with the degraded one named.
 // Absent when no point has replicas, so the reports of one-queue runs stay as they were.
 
-import { formatLoad, formatMs } from '../../contract/index.ts';
+import { formatLoad } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
 import { entryPoint } from '../judge/sim-net.ts';
 import { configLabel } from './point-label.ts';
+import { ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
-
-const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 
 /** The slow replica of a point in words, e.g. `replica 0 (service × 2)`; null when none is slow. */
 export function slowReplicaText(p: PointAnalysis): string | null {
@@ -35,17 +34,7 @@ export function replicaBlocks(a: RunAnalysis): Block[] {
     (p): p is PointAnalysis & { replicas: NonNullable<PointAnalysis['replicas']> } => p.replicas !== null,
   );
   if (pts.length === 0) return [];
-  const head = [
-    'configuration',
-    'load',
-    'cancellation',
-    'seed',
-    'replica',
-    'attempts',
-    'utilisation',
-    'sim utilisation',
-    'mean hold ms',
-  ];
+  const head = [...POINT_ID_HEAD, 'replica', 'attempts', 'utilisation', 'sim utilisation', 'mean hold ms'];
   const rows = pts.flatMap((p) => {
     const sim = simulatedUse(p, a.manifest.matrix);
     return p.replicas.map((r, i) => [
@@ -55,9 +44,9 @@ export function replicaBlocks(a: RunAnalysis): Block[] {
       String(p.id.seed),
       r.slow ? `${r.replica} (slow × ${p.entry.dims?.slowReplica})` : String(r.replica),
       String(r.attempts),
-      pct(r.utilization),
-      pct(sim[i]),
-      formatMs(r.meanHoldMs, { missing: '—' }),
+      pct(r.utilization, 1),
+      pct(sim[i], 1),
+      ms(r.meanHoldMs),
     ]);
   });
   const slow = pts
