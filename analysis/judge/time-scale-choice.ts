@@ -1,5 +1,5 @@
 // `timeScale: "auto"`: the smallest k of a fixed ladder at which this machine's own harness delays,
-// measured undilated, fall under the fidelity thresholds in model time with room to spare.
+// in wall-clock ms, fall under the fidelity thresholds in model time with room to spare.
 
 import { percentileOf } from '../../contract/index.ts';
 import { type FidelityThresholds, TIME_SCALE_LADDER } from '../../model/index.ts';
@@ -8,7 +8,7 @@ import type { RealPoint } from '../read/real-row.ts';
 /** A delay at k must sit at or below this share of its threshold (model ms), so noise does not tip it. */
 export const AUTO_MARGIN = 0.8;
 
-/** The harness's own delays as an undilated point measured them, wall-clock ms (null = not measured). */
+/** The harness's own delays as the auto probe measured them, wall-clock ms (null = not measured). */
 export interface HarnessDelays {
   sendLagP99Ms: number | null;
   transitP99Ms: number | null;
@@ -26,15 +26,18 @@ export interface TimeScaleChoice {
   quiet: boolean;
 }
 
-/** The harness delays of a real point read undilated (the calibration point of the auto probe). */
-export function harnessDelays(p: RealPoint): HarnessDelays {
+/**
+ * The harness delays of the auto probe, a real point measured at time scale `k`, back in wall-clock ms (its
+ * figures are read in model ms, wall ÷ k): the harness's delays are fixed in wall ms, whatever k a run takes.
+ */
+export function harnessDelays(p: RealPoint, k: number): HarnessDelays {
   const check = p.status?.target_check;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const wall = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v * k : null);
   return {
-    sendLagP99Ms: p.row.send_lag_p99_ms,
-    transitP99Ms: p.attribution && p.attribution.n > 0 ? percentileOf(p.attribution.transit, 99) : null,
-    holdOvershootP99Ms: num(check?.holdErrorMs?.p99),
-    responseDelayP99Ms: num(check?.responseDelayMs?.p99),
+    sendLagP99Ms: wall(p.row.send_lag_p99_ms),
+    transitP99Ms: p.attribution && p.attribution.n > 0 ? wall(percentileOf(p.attribution.transit, 99)) : null,
+    holdOvershootP99Ms: wall(check?.holdErrorMs?.p99),
+    responseDelayP99Ms: wall(check?.responseDelayMs?.p99),
   };
 }
 

@@ -1,5 +1,5 @@
-// `timeScale: "auto"` on a real run: before the points, one undilated calibration point measures this
-// machine's own harness delays (send lag, transit, hold overshoot, response delay), and the run takes the
+// `timeScale: "auto"` on a real run: before the points, one calibration point measures this machine's own
+// harness delays (send lag, transit, hold overshoot, response delay) in wall-clock ms, and the run takes the
 // smallest k of the ladder at which they fall under the fidelity thresholds in model time
 // (analysis/judge/time-scale-choice.ts). The probe is a run of its own, in a temporary folder, on the same hosts.
 
@@ -20,7 +20,16 @@ import type { Run, RunOptions } from './run-options.ts';
  */
 export const AUTO_PROBE_FACTOR = 3;
 
-/** Measures the harness undilated and chooses the time scale; `create` is createRun (no import cycle). */
+/**
+ * The probe runs at the ladder's first dilated step, so it measures the harness a dilated run uses (a load
+ * generator at `nice -n -10` polling only before each send) rather than the undilated one (SCHED_FIFO
+ * polling), whose transit p99 here has two modes run to run, about 5 and 12 ms, on either side of k = 5's
+ * bound: undilated probes chose k = 10, 10, 5. At k = 2 four probes read transit p99 4.5–5.9 ms and chose
+ * 5 every time (bench/RESULTS.md). It costs the probe twice the wall time, about 30 s on the quick preset.
+ */
+export const AUTO_PROBE_SCALE = 2;
+
+/** Measures the harness and chooses the time scale; `create` is createRun (no import cycle). */
 export async function measureTimeScale(
   m: Matrix,
   o: RunOptions,
@@ -41,12 +50,13 @@ export async function measureTimeScale(
     model: m.model,
     calibration: false,
     fidelity: m.fidelity,
+    timeScale: [AUTO_PROBE_SCALE],
     ...(m.transport?.[0] === 'grpc' ? { transport: ['grpc'] } : {}),
     ...(m.target === undefined ? {} : { target: m.target }),
   };
   const stderr = o.stderr ?? process.stderr;
   stderr.write(
-    `hedgebench: time scale auto: measuring this machine's harness delays undilated (no hedge at load ${formatLoad(c.load)}, ${calls} calls)\n`,
+    `hedgebench: time scale auto: measuring this machine's harness delays at time scale ${AUTO_PROBE_SCALE} (no hedge at load ${formatLoad(c.load)}, ${calls} calls)\n`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'hedgebench-auto-'));
   try {
@@ -71,11 +81,11 @@ export async function measureTimeScale(
     const entry = manifest.points[0];
     if (outcome.exitCode !== 0 || entry?.state !== 'done') {
       throw new RunOptionError(
-        `time scale auto: the undilated probe point did not finish (${entry?.reason ?? `exit ${outcome.exitCode}`}); give a time scale instead, e.g. --time-scale 5`,
+        `time scale auto: the probe point did not finish (${entry?.reason ?? `exit ${outcome.exitCode}`}); give a time scale instead, e.g. --time-scale 5`,
       );
     }
     const probe = readRealPoint(run.runDir, entry as ManifestPoint, parseMatrix(spec, 'the auto probe'));
-    return chooseTimeScale(harnessDelays(probe), m.fidelity);
+    return chooseTimeScale(harnessDelays(probe, AUTO_PROBE_SCALE), m.fidelity);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -169,7 +169,7 @@ describe('timeScale "auto"', () => {
     const auto = {
       timeScale: 'auto',
       calls: 100,
-      calibration: { load: 0.1, calls: 300 },
+      calibration: { load: 0.1, calls: 150 },
       fidelity: { transitP99Ms: 100, responseDelayP99Ms: 100, holdOvershootP99Ms: 50, sendLagP99Ms: 50 },
     };
     const quiet = await run(matrix('auto-q', auto), 'run-auto-q');
