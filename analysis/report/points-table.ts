@@ -2,8 +2,9 @@
 // self-check and verdict.
 
 import { formatLoad, type PointRow } from '../../contract/index.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { pointVerdictText } from '../judge/point-verdict.ts';
-import type { PointAnalysis, RunAnalysis } from '../judge/run-analysis.ts';
+import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { configLabel } from './point-label.ts';
 import { DASH, fixed, ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';

@@ -16,7 +16,8 @@ import {
 } from '../charts/charts.ts';
 import { latencySubtitle, latencyVsLoadSpec } from '../charts/latency-chart.ts';
 import { latencyData, latencyDomain } from '../charts/latency-data.ts';
-import { everyPoint, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { analyzeSimulation, isSimulationFolder } from '../read/sim-folder.ts';
 import type { ChartRef } from '../report/charts-report.ts';
 import { configLabel, configLabels } from '../report/point-label.ts';
