@@ -14,8 +14,9 @@ export {
 export { fitService, type ServiceFit } from './fit-service.ts';
 export { readModelFile } from './model-file.ts';
 export type { ProbeOptions } from './options.ts';
-export { createProbe, type Probe, type ProbeResult } from './probe.ts';
+export { createProbe } from './probe.ts';
 export { probeCommand, recommendCommand } from './probe-command.ts';
+export type { Probe, ProbeResult } from './probe-result.ts';
 export { erlangC, meanWaitMs } from './queueing.ts';
 export {
   type Candidate,

@@ -4,7 +4,7 @@
 
 import { csvCell, csvFile, formatMs } from '../contract/index.ts';
 import type { ProbePartial } from './errors.ts';
-import type { ProbeResult, RampStep } from './probe.ts';
+import type { ProbeResult, RampStep } from './probe-result.ts';
 
 /** model.json: exactly the matrix's `model` fields, so a matrix can name the file. */
 export function formatModelJson(r: ProbeResult): string {

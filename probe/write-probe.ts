@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderSvg } from '../analysis/index.ts';
 import type { ProbeError } from './errors.ts';
-import type { ProbeResult, RampStep } from './probe.ts';
+import type { ProbeResult, RampStep } from './probe-result.ts';
 import {
   chartSpec,
   formatModelJson,

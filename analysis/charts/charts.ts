@@ -4,7 +4,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { formatLoad, percentileOf } from '../../contract/index.ts';
 import { COMPONENTS, type Component } from '../judge/attribution.ts';
-import type { PointAnalysis } from '../judge/run-analysis.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
 import { configLabel } from '../report/point-label.ts';
 

@@ -3,7 +3,7 @@
 // a side collapsed, and the reasons of the invalid points in short. Pure.
 
 import { formatLoad, formatMs, type LatencyMetric, latencyMetric } from '../../contract/index.ts';
-import type { PointAnalysis } from '../judge/run-analysis.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { pointTip } from './point-tip.ts';
 
 /** The percentiles a latency chart draws: the tails, where hedging shows (p50 barely moves). */

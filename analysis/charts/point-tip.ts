@@ -4,8 +4,8 @@
 
 import { formatLoad, formatMs, LATENCY_METRICS, type PointRow } from '../../contract/index.ts';
 import type { PercentileInterval } from '../judge/percentile-ci.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { pointVerdictText } from '../judge/point-verdict.ts';
-import type { PointAnalysis } from '../judge/run-analysis.ts';
 
 const ms = (v: number | null | undefined) => formatMs(v, { missing: '—' });
 

@@ -14,7 +14,8 @@ import {
 } from '../../contract/index.ts';
 import { RunFolderError } from '../errors.ts';
 import { realInterval } from '../judge/compare.ts';
-import { analyzeRun, everyPoint, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
 

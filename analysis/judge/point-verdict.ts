@@ -1,7 +1,7 @@
 // One verdict per point, over its seven compared metrics: the colour of a cell in the report's agreement
 // grid and the phrase of its tables. Pure: a point's comparison rows in, a category and text out.
 
-import type { PointAnalysis } from './run-analysis.ts';
+import type { PointAnalysis } from './point-analysis.ts';
 import type { Verdict } from './verdict.ts';
 
 /**

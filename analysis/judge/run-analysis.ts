@@ -4,8 +4,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  type ClientFigures,
-  type CollapseEvidence,
   dimCellsOf,
   entryConfigName,
   entryKey,
@@ -18,15 +16,12 @@ import {
   pointKey,
   rowKey,
 } from '../../contract/index.ts';
-import { calibrationCandidates, timeScaleOf } from '../../model/index.ts';
+import { calibrationCandidates } from '../../model/index.ts';
 import { statusInflightTimelineMs } from '../read/raw-files.ts';
-import { hasRawCalls, type RealPoint, readRealPoint } from '../read/real-row.ts';
-import type { ReplicaUse } from '../read/replica-use.ts';
+import { hasRawCalls, readRealPoint } from '../read/real-row.ts';
 import { type RunManifest, readManifest, readPointsCsv } from '../read/run-folder-reader.ts';
-import type { ServerTimeline } from '../read/server-timeline.ts';
 import type { ComparisonRow } from '../write/comparison-csv.ts';
-import type { Attribution } from './attribution.ts';
-import { type Calibration, calibrationFromRows } from './calibration.ts';
+import type { Calibration } from './calibration.ts';
 import {
   type ComparisonSummary,
   calibrationRows,
@@ -36,62 +31,9 @@ import {
   summarize,
 } from './compare.ts';
 import { independentSampleInterval, percentileInterval } from './percentile-ci.ts';
+import { type PointAnalysis, pointWithoutMeasurement } from './point-analysis.ts';
 import { analyzeSimNet, type SimNetAnalysis } from './sim-net.ts';
-
-/** Everything known about one point of the run. */
-export interface PointAnalysis {
-  entry: ManifestPoint;
-  key: string;
-  id: PointId;
-  sim?: PointRow;
-  real?: PointRow;
-  /** Where the real row came from: recomputed from raw files, read from points.csv, or nowhere. */
-  realSource: 'raw' | 'points.csv' | 'none';
-  /**
-   * The point's raw files as real-row.ts read them (model time), kept where a later step reads the calls
-   * themselves: a calibration point (sim+net's transport) and a collapsed one (its chart); null elsewhere,
-   * since at 200 000 calls a point's calls and attempts take about 30 MB.
-   */
-  raw: RealPoint | null;
-  intervals: RealIntervals | null;
-  invalidReasons: string[];
-  collapseReasons: string[];
-  /** In-flight attempts over time from the generator's status.json, [t_ms, count]; empty when unknown. */
-  inflightTimeline: [number, number][];
-  /** Queue and in-flight over the point from the server's records (or the generator's samples); null if unknown. */
-  timeline: ServerTimeline | null;
-  /** The collapse criterion's evidence on the real side; null when there is no timeline. */
-  collapse: CollapseEvidence | null;
-  /** Where the real calls' latency went; null without raw attempt records. */
-  attribution: Attribution | null;
-  /** Each load generator's figures when several measured the point (`clients: K`); absent with one. */
-  clients?: ClientFigures[];
-  /** Each replica's measured use when the point has several; null otherwise. */
-  replicas: ReplicaUse[] | null;
-  rows: ComparisonRow[];
-  /** The simulator with the run's measured transport (sim-net.ts); absent when not computed. */
-  simNet?: PointRow;
-  /** This point's comparison lines against sim+net. */
-  simNetRows: ComparisonRow[];
-  /** A foreign service: client-side metrics, intervals for two independent samples (compare.ts). */
-  clientSide?: boolean;
-}
-
-/** The calibration point of one time scale and what it measured. */
-export interface TimeScaleCalibration {
-  k: number;
-  point: PointAnalysis;
-  calibration: Calibration | null;
-}
-
-/** The calibration a point is judged with: its own time scale's (the first one's when that scale has none). */
-export function calibrationOf(
-  a: Pick<RunAnalysis, 'calibrations' | 'calibration'>,
-  p: Pick<PointAnalysis, 'entry'>,
-): Calibration | null {
-  const k = timeScaleOf(p.entry);
-  return a.calibrations.find((c) => c.k === k)?.calibration ?? a.calibration;
-}
+import { calibrationOf, type TimeScaleCalibration, timeScaleCalibrations } from './time-scale-calibration.ts';
 
 /** The analysis of a whole run. */
 export interface RunAnalysis {
@@ -129,34 +71,6 @@ function readSimCache(runDir: string): PointRow[] {
 
 function describe(e: ManifestPoint): string {
   return `${entryConfigName(e)} at load ${formatLoad(e.load)} (${e.cancellation}, seed ${e.seed})`;
-}
-
-/** A point as known before its measurement is read: the entry, its key and id, and its sim row if any. */
-export function pointWithoutMeasurement(
-  entry: ManifestPoint,
-  key: string,
-  id: PointId,
-  sim: PointRow | undefined,
-): PointAnalysis {
-  return {
-    entry,
-    key,
-    id,
-    sim,
-    real: undefined,
-    realSource: 'none',
-    raw: null,
-    intervals: null,
-    invalidReasons: [],
-    collapseReasons: [],
-    inflightTimeline: [],
-    timeline: null,
-    collapse: null,
-    attribution: null,
-    replicas: null,
-    rows: [],
-    simNetRows: [],
-  };
 }
 
 /** Reads and analyses results/<run> (throws RunFolderError when the folder has no valid manifest). */
@@ -235,17 +149,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
 
   const all = manifest.points.map(analyse);
   const points = all.filter((p) => p.entry.calibration !== true);
-  // One calibration point per time scale (model/calibration-point.ts): a point is judged with its own scale's. One the
-  // matrix already has (same key) serves, and stays judged.
-  const calibrations: TimeScaleCalibration[] = [];
-  for (const cand of calibrationCandidates(manifest.matrix)) {
-    const key = pointKey(cand);
-    const k = timeScaleOf(cand);
-    const flagged = all.find((p) => p.entry.calibration === true && timeScaleOf(p.entry) === k);
-    const point = flagged ?? points.find((p) => p.key === key);
-    if (point === undefined) continue;
-    calibrations.push({ k, point, calibration: calibrationFromRows(point.id, point.sim, point.real) });
-  }
+  const calibrations = timeScaleCalibrations(manifest.matrix, all, points);
   const first = calibrations[0];
   const calibrationPoint = first?.point ?? null;
   const calibration = first?.calibration ?? null;
@@ -276,26 +180,6 @@ export function analyzeRun(runDir: string): RunAnalysis {
     simulationOnly: false,
     simNet: analyzeSimNet(manifest.matrix, points, calibrations),
   };
-}
-
-/** The run's points.csv rows with every real row replaced by the one recomputed from raw/ (same order). */
-export function recomputedPointRows(a: RunAnalysis): PointRow[] {
-  const fresh = new Map<string, PointRow>();
-  // The matrix's points first, then the calibration points: rows not yet in points.csv keep that order.
-  for (const p of [...a.points, ...everyPoint(a).filter((q) => !a.points.includes(q))]) {
-    if (p.realSource === 'raw' && p.real) fresh.set(p.key, p.real);
-  }
-  const out: PointRow[] = [];
-  const seen = new Set<string>();
-  for (const r of readPointsCsv(a.runDir)) {
-    const k = rowKey(r);
-    if (r.source === 'real' && fresh.has(k)) {
-      out.push(fresh.get(k)!);
-      seen.add(k);
-    } else out.push(r);
-  }
-  for (const [k, r] of fresh) if (!seen.has(k)) out.push(r);
-  return out;
 }
 
 /** Every point of the run once, the calibration points first (one may also be one of the matrix's points). */

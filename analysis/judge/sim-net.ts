@@ -18,7 +18,8 @@ import type { ComparisonRow } from '../write/comparison-csv.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
 import { type ComparisonSummary, calibrationRows, comparePoint, summarize } from './compare.ts';
 import { type MeasuredTransport, measuredTransport } from './net-transport.ts';
-import type { PointAnalysis, TimeScaleCalibration } from './run-analysis.ts';
+import type { PointAnalysis } from './point-analysis.ts';
+import type { TimeScaleCalibration } from './time-scale-calibration.ts';
 
 /** The sim+net side of a run. */
 export interface SimNetAnalysis {

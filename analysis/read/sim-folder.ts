@@ -17,7 +17,8 @@ import {
 import { type Matrix, parseMatrix } from '../../model/index.ts';
 import { RunFolderError } from '../errors.ts';
 import { summarize } from '../judge/compare.ts';
-import { type PointAnalysis, pointWithoutMeasurement, type RunAnalysis } from '../judge/run-analysis.ts';
+import { type PointAnalysis, pointWithoutMeasurement } from '../judge/point-analysis.ts';
+import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { noSimNet } from '../judge/sim-net.ts';
 import { readPointsCsv } from './run-folder-reader.ts';
 

@@ -5,7 +5,8 @@
 import { formatLoad } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
-import { everyPoint, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { entryPoint } from '../judge/sim-net.ts';
 import { configLabel } from './point-label.ts';
 import { ms, POINT_ID_HEAD, pct } from './report-cells.ts';

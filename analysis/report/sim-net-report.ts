@@ -5,8 +5,10 @@
 import { formatLoad, type PointRow } from '../../contract/index.ts';
 import { timeScaleOf } from '../../model/index.ts';
 import { comparePoint } from '../judge/compare.ts';
-import { calibrationOf, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
+import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
+import { calibrationOf } from '../judge/time-scale-calibration.ts';
 import { METRIC_DECIMALS } from '../judge/verdict.ts';
 import type { ComparisonRow } from '../write/comparison-csv.ts';
 import { configLabel } from './point-label.ts';

@@ -3,12 +3,11 @@
 
 import { formatLoad } from '../../contract/index.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
+import { type ChartRef, chartBlocks } from './charts-report.ts';
 import { configLabel } from './point-label.ts';
-import { type ChartRef, chartBlocks, latencyCell, studyTables } from './report.ts';
-import { fixed, POINT_ID_HEAD, pct } from './report-cells.ts';
+import { DASH, fixed, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
-
-const DASH = '—';
+import { latencyCell, studyTables } from './study-tables.ts';
 
 function pointsTable(a: RunAnalysis): Block {
   const head = [

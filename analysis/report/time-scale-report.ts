@@ -5,7 +5,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { arrivalRatePerMs, formatLoad, timeScaleOf } from '../../model/index.ts';
 import { SCHEMA } from '../charts/charts.ts';
-import type { PointAnalysis, RunAnalysis } from '../judge/run-analysis.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
+import type { RunAnalysis } from '../judge/run-analysis.ts';
 import type { Block } from './report-doc.ts';
 
 /** Agreement the curve asks for before it says "agrees from k" (a share of the non-collapsed metrics). */

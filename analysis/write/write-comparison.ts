@@ -15,7 +15,8 @@ import {
 import { writeFileAtomicSync } from '../../runtime/index.ts';
 import { formatCalibrationLine } from '../judge/calibration.ts';
 import { formatSummaryLine } from '../judge/compare.ts';
-import { analyzeRun, everyPoint, type RunAnalysis, recomputedPointRows } from '../judge/run-analysis.ts';
+import { recomputedPointRows } from '../judge/recomputed-point-rows.ts';
+import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
 import { attributionRows } from './attribution-csv.ts';
 import { formatComparisonCsv } from './comparison-csv.ts';

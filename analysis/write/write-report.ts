@@ -16,11 +16,14 @@ import {
 } from '../charts/charts.ts';
 import { latencySubtitle, latencyVsLoadSpec } from '../charts/latency-chart.ts';
 import { latencyData, latencyDomain } from '../charts/latency-data.ts';
-import { everyPoint, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
+import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { analyzeSimulation, isSimulationFolder } from '../read/sim-folder.ts';
+import type { ChartRef } from '../report/charts-report.ts';
 import { configLabel, configLabels } from '../report/point-label.ts';
-import { type ChartRef, reportBlocks, reportTitle } from '../report/report.ts';
+import { reportBlocks } from '../report/report.ts';
 import { type Block, toHtml, toMarkdown } from '../report/report-doc.ts';
+import { reportTitle } from '../report/report-header.ts';
 import { simulationBlocks, simulationTitle } from '../report/sim-report.ts';
 import { fidelityCurve, fidelityCurveSpec } from '../report/time-scale-report.ts';
 import { compareRunFolder } from './write-comparison.ts';

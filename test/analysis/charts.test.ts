@@ -10,8 +10,9 @@ import { renderSvg } from '../../analysis/charts/charts.ts';
 import { latencyVsLoadSpec } from '../../analysis/charts/latency-chart.ts';
 import { latencyData, latencyDomain, shortReason } from '../../analysis/charts/latency-data.ts';
 import { writeReport } from '../../analysis/index.ts';
+import type { PointAnalysis } from '../../analysis/judge/point-analysis.ts';
 import { POINT_CATEGORIES } from '../../analysis/judge/point-verdict.ts';
-import { analyzeRun, type PointAnalysis } from '../../analysis/judge/run-analysis.ts';
+import { analyzeRun } from '../../analysis/judge/run-analysis.ts';
 import { VERDICT_POINTS, writeFixtureRun } from './fixture.ts';
 
 let dir: string;

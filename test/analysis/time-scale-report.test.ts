@@ -1,7 +1,7 @@
 // The fidelity curve (analysis/report/time-scale-report.ts): agreement per time scale and load, and the k from
 // which the real clock agrees.
 import { describe, expect, it } from 'vitest';
-import type { PointAnalysis } from '../../analysis/judge/run-analysis.ts';
+import type { PointAnalysis } from '../../analysis/judge/point-analysis.ts';
 import { agreesFrom, fidelityCurve } from '../../analysis/report/time-scale-report.ts';
 import type { ComparisonRow } from '../../analysis/write/comparison-csv.ts';
 

@@ -1,0 +1,48 @@
+// The head of a run's report: its title, what the matrix and the machine were, the summary and calibration
+// lines, and what a reader must know about the run (points not measured, notes).
+
+import { formatCalibrationLine } from '../judge/calibration.ts';
+import { formatSummaryLine } from '../judge/compare.ts';
+import type { RunAnalysis } from '../judge/run-analysis.ts';
+import type { Block } from './report-doc.ts';
+
+/** The title, the run's description, summary and calibration lines, and the run's notes. */
+export function headerBlocks(a: RunAnalysis): Block[] {
+  const mf = a.manifest.raw;
+  const m = a.manifest.matrix;
+  const machine = mf.machine
+    ? `${mf.machine.cpus ?? '?'} CPUs, ${mf.machine.memGiB ?? '?'} GiB, ${mf.machine.os ?? '?'}, host ${mf.machine.hostname ?? '?'}`
+    : 'unknown';
+  const hosts =
+    mf.hosts === 'local' || mf.hosts === undefined
+      ? 'local (everything on this machine)'
+      : 'separate hosts (see manifest.json)';
+  const blocks: Block[] = [
+    { kind: 'heading', level: 1, text: reportTitle(a) },
+    {
+      kind: 'paragraph',
+      text: `Matrix \`${m.name}\`: ${m.configs.length} configurations × ${m.loads.length} loads × ${m.cancellation.length} cancellation modes × ${m.seeds.length} seeds, ${m.calls} calls per point (the first ${Math.round(m.warmupFraction * 100)} % not measured), ${m.model.workers} workers. Created ${mf.createdAt ?? '?'}, finished ${mf.finishedAt ?? 'not finished'}; git ${mf.gitCommit ?? 'unknown'}; Node ${mf.node ?? '?'}; machine: ${machine}; hosts: ${hosts}.`,
+    },
+    { kind: 'paragraph', text: `**${formatSummaryLine(a.summary)}**` },
+    ...(a.calibrations.length > 1 ? a.calibrations : [{ calibration: a.calibration, k: 1 }]).map(
+      (c): Block => ({
+        kind: 'paragraph',
+        text: `**${a.calibrations.length > 1 ? `time scale ${c.k}: ` : ''}${formatCalibrationLine(c.calibration)}**`,
+      }),
+    ),
+  ];
+  const done = a.points.filter((p) => p.entry.state === 'done').length;
+  if (done < a.points.length || a.notes.length > 0) {
+    blocks.push({
+      kind: 'paragraph',
+      text: `${done} of ${a.points.length} points were measured. Things to know about this run:`,
+    });
+    blocks.push({ kind: 'list', items: a.notes.length > 0 ? a.notes : ['some points were not measured'] });
+  }
+  return blocks;
+}
+
+/** The title of a run's report (report.md's heading, report.html's <title>). */
+export function reportTitle(a: RunAnalysis): string {
+  return `hedgebench report — ${a.manifest.run}`;
+}
