@@ -1,14 +1,28 @@
-// The calibration points of a matrix: `no hedge` at a low load, one per time scale, each measuring the
-// harness's own overhead at its scale.
+// The calibration points of a matrix: `no hedge` at a low load, one per time scale and transport, each
+// measuring the harness's own overhead at its scale and over its wire (gRPC's transit is about twice
+// HTTP/1.1's here, so an HTTP/1.1 allowance leaves a gRPC point's p50 out of it).
 
+import type { PointDims } from './dimensions.ts';
+import type { Transport } from './grpc-hedging-schema.ts';
 import { referenceConfig } from './hedge-config.ts';
 import { expandMatrix, timeScales, withTimeScale } from './matrix-expand.ts';
 import type { Matrix } from './matrix-schema.ts';
 import { type Point, pointKey } from './point.ts';
+import { timeScaleOf } from './time-scale.ts';
+
+/** Which calibration point judges a point: the one of its time scale and transport (`5|grpc`). */
+export function calibrationGroup(p: { dims?: PointDims }): string {
+  return `${timeScaleOf(p)}|${transportOf(p)}`;
+}
+
+/** A point's transport (absent = HTTP/1.1). */
+export function transportOf(p: { dims?: PointDims }): Transport {
+  return p.dims?.transport ?? 'http1';
+}
 
 /**
- * The calibration points (`no hedge`, low load, first cancellation mode, first seed, first transport): one
- * per time scale, since the harness overhead each measures is that scale's. A point whose key the matrix
+ * The calibration points (`no hedge`, low load, first cancellation mode, first seed): one per time scale
+ * and transport, since the harness overhead each measures is that scale's and that wire's. A point whose key the matrix
  * already has is left out (that point serves); none when the matrix has no calibration.
  */
 export function calibrationPoints(m: Matrix): Point[] {
@@ -16,27 +30,30 @@ export function calibrationPoints(m: Matrix): Point[] {
   return calibrationCandidates(m).filter((p) => !keys.has(pointKey(p)));
 }
 
-/** The first calibration point (the first time scale's), or null; see calibrationPoints. */
+/** The first calibration point (the first time scale's over the first transport), or null; see calibrationPoints. */
 export function calibrationPoint(m: Matrix): Point | null {
   const [first] = calibrationCandidates(m);
   return first === undefined || expandMatrix(m).some((q) => pointKey(q) === pointKey(first)) ? null : first;
 }
 
-/** Every time scale's calibration point, whether or not the matrix has one of the same key. */
+/** Every time scale's and transport's calibration point, whether or not the matrix has one of the same key. */
 export function calibrationCandidates(m: Matrix): Point[] {
   const c = m.calibration;
   if (c === false) return [];
-  return timeScales(m).map((k) => {
-    const dims = withTimeScale(m.transport?.[0] === 'grpc' ? { transport: 'grpc' } : undefined, k);
-    return {
-      config: structuredClone(referenceConfig('no hedge')!),
-      load: c.load,
-      cancellation: m.cancellation[0],
-      seed: m.seeds[0],
-      calls: c.calls,
-      warmupFraction: m.warmupFraction,
-      model: m.model,
-      ...(dims === undefined ? {} : { dims }),
-    };
-  });
+  const transports = m.transport ?? ['http1'];
+  return timeScales(m).flatMap((k) =>
+    transports.map((t) => {
+      const dims = withTimeScale(t === 'grpc' ? { transport: 'grpc' } : undefined, k);
+      return {
+        config: structuredClone(referenceConfig('no hedge')!),
+        load: c.load,
+        cancellation: m.cancellation[0],
+        seed: m.seeds[0],
+        calls: c.calls,
+        warmupFraction: m.warmupFraction,
+        model: m.model,
+        ...(dims === undefined ? {} : { dims }),
+      };
+    }),
+  );
 }

@@ -2,7 +2,13 @@
 
 export { ArrivalSchedule, arrivalRatePerMs } from './arrivals.ts';
 export { buildPipeline } from './build-pipeline.ts';
-export { calibrationCandidates, calibrationPoint, calibrationPoints } from './calibration-point.ts';
+export {
+  calibrationCandidates,
+  calibrationGroup,
+  calibrationPoint,
+  calibrationPoints,
+  transportOf,
+} from './calibration-point.ts';
 export {
   clientOfCall,
   DIMENSIONS,
@@ -21,6 +27,7 @@ export {
   grpcStatusCode,
   type RetryThrottlingOptions,
 } from './grpc-hedging.ts';
+export type { Transport } from './grpc-hedging-schema.ts';
 export {
   type HedgeConfig,
   type Hedger,

@@ -5,6 +5,7 @@
 import { entryKey, type ManifestPoint, type PointRow, pointKey } from '../../contract/index.ts';
 import { HedgebenchError } from '../../library/index.ts';
 import {
+  calibrationGroup,
   calibrationPoints,
   describeTransport,
   expandMatrix,
@@ -29,8 +30,8 @@ export interface SimNetAnalysis {
   missing: string[];
   /** The calibration point judged with sim+net (its allowance covers what the transport leaves out). */
   calibration: Calibration | null;
-  /** Each time scale's sim+net calibration (the first one's is `calibration`). */
-  calibrations: Map<number, Calibration>;
+  /** Each time scale's and transport's sim+net calibration, by calibrationGroup (the first one's is `calibration`). */
+  calibrations: Map<string, Calibration>;
   /** points.csv rows with source sim+net, calibration point first, then manifest order. */
   rows: PointRow[];
   /** comparison-net.csv's lines: sim+net against real. */
@@ -43,6 +44,24 @@ export function entryPoint(entry: ManifestPoint, matrix: Matrix): Point | null {
   const key = entryKey(entry);
   const point = [...calibrationPoints(matrix), ...expandMatrix(matrix)].find((p) => pointKey(p) === key);
   return point ? { ...point, calls: entry.calls } : null;
+}
+
+/** The first entry of `byGroup` at the point's time scale: a point over a transport with no calibration of its own. */
+function firstOfScale<T>(
+  byGroup: ReadonlyMap<string, T>,
+  entry: { dims?: ManifestPoint['dims'] },
+): T | undefined {
+  const prefix = `${timeScaleOf(entry)}|`;
+  for (const [group, v] of byGroup) if (group.startsWith(prefix)) return v;
+  return undefined;
+}
+
+/** The sim+net calibration a point is judged with, as calibrationOf chooses sim's. */
+export function simNetCalibrationOf(
+  a: SimNetAnalysis,
+  entry: { dims?: ManifestPoint['dims'] },
+): Calibration | null {
+  return a.calibrations.get(calibrationGroup(entry)) ?? firstOfScale(a.calibrations, entry) ?? a.calibration;
 }
 
 function message(err: unknown): string {
@@ -73,8 +92,8 @@ export function analyzeSimNet(
   calibrations: readonly TimeScaleCalibration[],
 ): SimNetAnalysis {
   const out = noSimNet();
-  const byK = new Map<number, { cal: PointAnalysis; transport: TransportParams }>();
-  for (const { k, point: cal } of calibrations) {
+  const byK = new Map<string, { cal: PointAnalysis; transport: TransportParams }>();
+  for (const { group, point: cal } of calibrations) {
     if (cal.raw === null) {
       out.missing.push('the calibration point has no raw files to measure the transport from');
       continue;
@@ -82,7 +101,7 @@ export function analyzeSimNet(
     try {
       const measured = measuredTransport(cal.raw, cal.entry.slug);
       out.measured ??= measured;
-      byK.set(k, { cal, transport: measured.transport });
+      byK.set(group, { cal, transport: measured.transport });
     } catch (err) {
       out.missing.push(`no transport: ${message(err)}`);
     }
@@ -93,7 +112,7 @@ export function analyzeSimNet(
   const cals = [...byK.values()].map((c) => c.cal);
   const all = [...cals.filter((c) => !points.includes(c)), ...points];
   for (const p of all) {
-    const at = byK.get(timeScaleOf(p.entry));
+    const at = byK.get(calibrationGroup(p.entry)) ?? firstOfScale(byK, p.entry);
     if (!p.real || at === undefined) continue;
     const point = entryPoint(p.entry, matrix);
     if (!point) {
@@ -107,20 +126,20 @@ export function analyzeSimNet(
       out.missing.push(`${p.key}: ${message(err)}`);
     }
   }
-  const allowance = new Map<number, Calibration>();
-  for (const [k, { cal }] of byK) {
-    allowance.set(k, calibrationFromRows(cal.id, cal.simNet, cal.real));
+  const allowance = new Map<string, Calibration>();
+  for (const [group, { cal }] of byK) {
+    allowance.set(group, calibrationFromRows(cal.id, cal.simNet, cal.real));
     if (cal.entry.calibration === true && cal.simNet) {
       cal.simNetRows = calibrationRows({ ...cal, sim: cal.simNet });
       out.comparison.push(...cal.simNetRows);
     }
   }
-  out.calibration = allowance.get(calibrations[0]?.k ?? 1) ?? null;
+  out.calibration = allowance.get(calibrations[0]?.group ?? '') ?? null;
   out.calibrations = allowance;
   let judged = 0;
   for (const p of points) {
     if (!p.simNet) continue;
-    p.simNetRows = comparePoint({ ...p, sim: p.simNet }, allowance.get(timeScaleOf(p.entry)) ?? null);
+    p.simNetRows = comparePoint({ ...p, sim: p.simNet }, simNetCalibrationOf(out, p.entry));
     out.comparison.push(...p.simNetRows);
     judged++;
   }

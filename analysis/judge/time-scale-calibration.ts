@@ -1,29 +1,48 @@
-// The calibration point of each time scale, and which calibration a point is judged with: its own time
-// scale's, since the harness's overhead in model time shrinks as the scale grows.
+// The calibration point of each time scale and transport, and which calibration a point is judged with: its
+// own time scale's and transport's, since the harness's overhead in model time shrinks as the scale grows
+// and differs by wire.
 
 import { pointKey } from '../../contract/index.ts';
-import { calibrationCandidates, type Matrix, timeScaleOf } from '../../model/index.ts';
+import {
+  calibrationCandidates,
+  calibrationGroup,
+  type Matrix,
+  type Transport,
+  timeScaleOf,
+  transportOf,
+} from '../../model/index.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
 import type { PointAnalysis } from './point-analysis.ts';
 
-/** The calibration point of one time scale and what it measured. */
+/** The calibration point of one time scale and transport, and what it measured. */
 export interface TimeScaleCalibration {
   k: number;
+  transport: Transport;
+  /** calibrationGroup of the points it judges. */
+  group: string;
   point: PointAnalysis;
   calibration: Calibration | null;
 }
 
-/** The calibration a point is judged with: its own time scale's (the first one's when that scale has none). */
+/**
+ * The calibration a point is judged with: its own time scale's and transport's; else its time scale's first
+ * (a grpc-js point of a matrix that lists no gRPC transport); else the run's first.
+ */
 export function calibrationOf(
   a: { calibrations: TimeScaleCalibration[]; calibration: Calibration | null },
   p: Pick<PointAnalysis, 'entry'>,
 ): Calibration | null {
+  const group = calibrationGroup(p.entry);
   const k = timeScaleOf(p.entry);
-  return a.calibrations.find((c) => c.k === k)?.calibration ?? a.calibration;
+  return (
+    a.calibrations.find((c) => c.group === group)?.calibration ??
+    a.calibrations.find((c) => c.k === k)?.calibration ??
+    a.calibration
+  );
 }
 
 /**
- * One calibration point per time scale (model/calibration-point.ts), smallest k first, from the run's points
+ * One calibration point per time scale and transport (model/calibration-point.ts), smallest k first, from the run's points
  * (`all`, calibration points included) and the matrix's (`points`). One the matrix already has (same key)
  * serves, and stays judged.
  */
@@ -35,11 +54,17 @@ export function timeScaleCalibrations(
   const calibrations: TimeScaleCalibration[] = [];
   for (const cand of calibrationCandidates(matrix)) {
     const key = pointKey(cand);
-    const k = timeScaleOf(cand);
-    const flagged = all.find((p) => p.entry.calibration === true && timeScaleOf(p.entry) === k);
+    const group = calibrationGroup(cand);
+    const flagged = all.find((p) => p.entry.calibration === true && calibrationGroup(p.entry) === group);
     const point = flagged ?? points.find((p) => p.key === key);
     if (point === undefined) continue;
-    calibrations.push({ k, point, calibration: calibrationFromRows(point.id, point.sim, point.real) });
+    calibrations.push({
+      k: timeScaleOf(cand),
+      transport: transportOf(cand),
+      group,
+      point,
+      calibration: calibrationFromRows(point.id, point.sim, point.real),
+    });
   }
   return calibrations;
 }

@@ -3,11 +3,10 @@
 // the gap is the transport, not the model. Pure: the analysis in, blocks out.
 
 import { formatLoad, type PointRow } from '../../contract/index.ts';
-import { timeScaleOf } from '../../model/index.ts';
 import { comparePoint } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { formatSimNetLine } from '../judge/sim-net.ts';
+import { formatSimNetLine, simNetCalibrationOf } from '../judge/sim-net.ts';
 import { calibrationOf } from '../judge/time-scale-calibration.ts';
 import { METRIC_DECIMALS } from '../judge/verdict.ts';
 import type { ComparisonRow } from '../write/comparison-csv.ts';
@@ -58,10 +57,7 @@ function pairs(
   if (invalid && p.simNet) {
     const real: PointRow = { ...p.real!, valid: true };
     sim = comparePoint({ ...p, real }, calibrationOf(a, p));
-    net = comparePoint(
-      { ...p, sim: p.simNet, real },
-      a.simNet.calibrations.get(timeScaleOf(p.entry)) ?? a.simNet.calibration,
-    );
+    net = comparePoint({ ...p, sim: p.simNet, real }, simNetCalibrationOf(a.simNet, p.entry));
   }
   return net.flatMap((n, i) => (sim[i]?.metric === n.metric ? [{ sim: sim[i], net: n, invalid }] : []));
 }
