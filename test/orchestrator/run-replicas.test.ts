@@ -113,7 +113,8 @@ describe('hedgebench run with replicas, everything on this machine', () => {
       const asked = [0, 0];
       const started = [0, 0];
       for (let i = 0; i < a.n; i++) {
-        if (!measured.has(a.call[i]) || !Number.isFinite(a.startMs[i]) || !Number.isFinite(a.endMs[i])) continue;
+        if (!measured.has(a.call[i]) || !Number.isFinite(a.startMs[i]) || !Number.isFinite(a.endMs[i]))
+          continue;
         asked[a.replica![i]] += a.serviceMs[i];
         started[a.replica![i]]++;
       }
