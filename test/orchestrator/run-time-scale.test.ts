@@ -1,7 +1,7 @@
 // A real run on the dilated clock, everything on this machine: points.csv speaks model milliseconds while
 // raw/ keeps the wall clock's, the target held each attempt k times its model draw — over HTTP/1.1, over
-// gRPC (grpc-js's own hedging delay dilated too) and across replicas — and "auto" picks a larger k when the
-// target's event loop is stalled than when it is not.
+// gRPC (grpc-js's own hedging delay dilated too) and across replicas — and "auto" picks the smallest k its
+// measured delays fit, at least 5 when the target's event loop is stalled.
 //
 // What the machine's load moves (latency above the model's draws, the harness's delays) is never held to a
 // fixed upper bound or compared between two runs: a row's model-time percentile is checked against the raw
