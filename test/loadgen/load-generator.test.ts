@@ -69,10 +69,11 @@ describe('open loop', () => {
     expect(inStall.length).toBeGreaterThan(120);
     const arrivedInStall = srv.arrivals.filter((a) => a.at >= stallFrom && a.at < stallFrom + 1000).length;
     expect(arrivedInStall).toBeGreaterThanOrEqual(inStall.length - 5);
-    // Sent near their time: a closed loop would have waited for the stall (lags growing to ~1 s); the
-    // bound is loose because this 2-core box is shared and a lone lag spike means nothing here.
+    // Sent near their time: a closed loop would have waited for the stall, sending each call at its end
+    // (lags growing to 1 s, their median about half the stall). The bound is a quarter of the 1 s the
+    // server was asked to stall, not a precision goal: how late this shared machine sends is its own.
     const lags = inStall.map((r) => r.sendLagMs).sort((a, b) => a - b);
-    expect(lags[Math.floor(lags.length / 2)]).toBeLessThan(50);
+    expect(lags[Math.floor(lags.length / 2)]).toBeLessThan(1000 / 4);
     for (const r of inStall) {
       // Charged with the whole rest of the stall in its latency (no coordinated omission).
       expect(r.latencyMs).toBeGreaterThanOrEqual(stallEndRel - r.intendedMs - 1);
@@ -89,7 +90,9 @@ describe('hedging over HTTP', () => {
       if (a.attempt === 2) res.end('{}'); // attempt 1 never answers
     };
     const cfg: HedgeConfig = { name: 'hedge 20 ms, no budget', hedge: { delayMs: 20, budgetPercent: 0 } };
-    const { result, records } = await runPoint(cfg, 0.5, 60);
+    // The warm-up ends after its 2 000 requests or its time bound (5 s by default), whichever comes first;
+    // a loaded machine sent only 1 736 in 5 s. Given 30 s, it ends on its count.
+    const { result, records } = await runPoint(cfg, 0.5, 60, { warmTimeoutMs: 30_000 });
     expect(result.measured.ok).toBe(60);
     // The warm-up (2 000 calls through the same configuration) went to /health, not to /work.
     expect(srv.otherHits).toBeGreaterThanOrEqual(2000);

@@ -15,7 +15,6 @@ import type { LoadResult } from '../../loadgen/index.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
 import { type ModelParams, referenceConfig } from '../../model/index.ts';
 import { createTargetServer } from '../../target-server/index.ts';
-import { until } from '../orchestrator/fixture.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 import { startWorkServer, type WorkServer } from './work-server.ts';
 
@@ -154,7 +153,14 @@ describe('records in Redis', () => {
 });
 
 describe('Redis outages', () => {
+  // Each outage starts at a call the test names (its onCall hook), not after a sleep or a poll that a slow
+  // machine can outrun, and the test checks that calls ended after Redis went: the outage provably fell
+  // inside the point.
   it('a short outage loses no record: the recorder buffers and writes after the restart', async () => {
+    let ended = 0;
+    let down = false;
+    let endedWhileDown = 0;
+    let outage: Promise<void> | null = null;
     const g = createLoadGenerator({
       target: srv.url,
       config: referenceConfig('no hedge')!,
@@ -165,19 +171,32 @@ describe('Redis outages', () => {
       redisUrl: redisProc.url,
       run: 'r3',
       slug: 'outage',
+      onCall: () => {
+        ended++;
+        if (down) endedWhileDown++;
+        // The 100th of 450 measured calls: ~1.7 s of the point still to come, the outage 0.5 s.
+        if (ended === 100) {
+          outage = redisProc.restart({
+            downMs: 500,
+            onDown: () => {
+              down = true;
+            },
+            onUp: () => {
+              down = false;
+            },
+          });
+        }
+      },
     });
-    const running = g.run();
-    // The outage must fall inside the point: wait until records flow, and check that more are still to come.
-    const key = redisKeys('r3', 'outage').calls;
-    await until(async () => (await redis.xlen(key)) >= 50, 10_000, 'the first call records in Redis');
-    expect(await redis.xlen(key)).toBeLessThan(400);
-    await redisProc.restart({ downMs: 500 });
-    const result = await running;
+    const result = await g.run();
+    await outage;
+    expect(endedWhileDown).toBeGreaterThan(0);
     expect(result.state).toBe('done');
     expect(result.recorder?.dropped).toBe(0);
     expect(result.recorder?.written).toBe(450);
     // A batch cut by the outage is written again whole, so a few records may be in the stream twice (the
     // orchestrator's drain writes each once); every measured call is there.
+    const key = redisKeys('r3', 'outage').calls;
     const entries = await redis.xrange(key, '-', '+');
     expect(entries.length).toBeGreaterThanOrEqual(450);
     expect(new Set(entries.map(([, f]) => f[1]!.split(',')[0])).size).toBe(450);
@@ -186,6 +205,9 @@ describe('Redis outages', () => {
   it('Redis gone for good: the point fails with HB_REDIS_UNUSABLE instead of reporting good data', async () => {
     const lone = await startRedis();
     try {
+      let ended = 0;
+      let endedAtStop = -1;
+      let stopped: Promise<void> | null = null;
       const g = createLoadGenerator({
         target: srv.url,
         config: referenceConfig('no hedge')!,
@@ -197,16 +219,21 @@ describe('Redis outages', () => {
         run: 'r4',
         slug: 'gone',
         flushTimeoutMs: 500,
+        onCall: () => {
+          ended++;
+          // The 50th of 270 measured calls: Redis goes with most of the point still to come.
+          if (ended === 50)
+            stopped = lone.stop().then(() => {
+              endedAtStop = ended;
+            });
+        },
       });
       const running = g.run();
-      // Redis must go while the point runs: wait for its first records, and for the rest still to come.
-      const probe = new Redis(lone.url);
-      const key = redisKeys('r4', 'gone').calls;
-      await until(async () => (await probe.xlen(key)) > 0, 10_000, 'the first call records in Redis');
-      expect(await probe.xlen(key)).toBeLessThan(250);
-      probe.disconnect();
-      await lone.stop();
       await expect(running).rejects.toMatchObject({ code: 'HB_REDIS_UNUSABLE' });
+      await stopped;
+      // Redis was gone before the point's last call ended.
+      expect(endedAtStop).toBeGreaterThanOrEqual(50);
+      expect(endedAtStop).toBeLessThan(270);
     } finally {
       await lone.stop();
     }

@@ -12,7 +12,8 @@ export interface RedisProcess {
   port: number;
   url: string;
   /** Saves its data, stops, and starts again on the same port; resolves when it answers PING. */
-  restart(options?: { downMs?: number }): Promise<void>;
+  /** `onDown` runs once the server has exited, `onUp` just before it is launched again. */
+  restart(options?: { downMs?: number; onDown?: () => void; onUp?: () => void }): Promise<void>;
   /** Stops the server (no save) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -42,7 +43,9 @@ export async function startRedis(): Promise<RedisProcess> {
     async restart(options = {}) {
       await command(port, 'SHUTDOWN SAVE');
       await exited(child);
+      options.onDown?.();
       if (options.downMs) await new Promise((r) => setTimeout(r, options.downMs));
+      options.onUp?.();
       child = launch(port, dir);
       await waitForPing(port, child);
     },

@@ -132,11 +132,15 @@ describe.each(POOL_MODES)('pool %s', (pool) => {
           expect(B!.responded).toBeNaN();
           expect(A!.responded).toBeNaN();
           expect(A!.ended).toBe('cancelled-in-service');
+          // Freed before the 400 ms it was asked to hold, after the abort; C took the worker A freed. C waited
+          // at most the rest of A's hold (< 400 ms): under ignore it waits for B's whole 400 ms as well.
+          // No bound on how soon after the abort: that is the machine's scheduling. (The pool thread's clock
+          // is shifted onto this one's, a few µs off at most.)
           expect(A!.end - A!.start).toBeLessThan(400);
-          // Freed within a few ms of the abort (generous bound: A would otherwise hold it for ~350 ms more).
-          expect(A!.end - abortAt).toBeLessThan(100);
+          expect(A!.end).toBeGreaterThanOrEqual(abortAt - 0.05);
           expect(C!.ended).toBe('served');
-          expect(c.body.queueMs).toBeLessThan(100);
+          expect(C!.start).toBeGreaterThanOrEqual(A!.end);
+          expect(c.body.queueMs).toBeLessThan(400);
         },
       );
     });
