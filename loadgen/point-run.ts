@@ -3,33 +3,20 @@
 // what is built once lives beside it (point-schedule.ts, point-transport.ts, point-pipeline.ts, warm-up.ts).
 
 import { LatencyHistogram } from '../contract/index.ts';
-import {
-  A6_MAX_ATTEMPTS,
-  type CallState,
-  type Cancel,
-  type Clock,
-  type Operation,
-  type Outcome,
-  type Pipeline,
-} from '../library/index.ts';
+import type { CallState, Cancel, Clock, Operation, Outcome, Pipeline } from '../library/index.ts';
 import { warmupCalls } from '../model/index.ts';
 import { AttemptFailedError } from './errors.ts';
 import type { Transport } from './http-transport.ts';
 import type { ResolvedOptions } from './options.ts';
-import { newPointPipeline, pointPipeline } from './point-pipeline.ts';
+import { attemptsPerCall, newPointPipeline, pointPipeline } from './point-pipeline.ts';
 import { pointSchedule } from './point-schedule.ts';
 import { createPointTransport, type PointTransportHooks } from './point-transport.ts';
 import type { ReplicaTransport } from './replica-transport.ts';
-import { callLine } from './result.ts';
+import { callLine, type LineSink } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status.ts';
 import { InflightTimeline } from './timeline.ts';
 import { warmUp } from './warm-up.ts';
-
-/** Where a measured call's CSV line goes (the stream recorder), if anywhere. */
-export interface LineSink {
-  add(line: string): void;
-}
 
 /** One point's state and hot path; `start()` resolves when the point has ended (any way). */
 export class PointRun {
@@ -95,13 +82,8 @@ export class PointRun {
     this.intended = schedule.intended;
     this.maxMs = schedule.maxMs;
     this.dispatchAt = new Float64Array(this.calls).fill(Number.NaN);
-    const g = o.config.grpcHedging;
-    this.attemptStride = o.config.hedge
-      ? (o.config.hedge.maxAttempts ?? 2)
-      : g
-        ? Math.min(g.maxAttempts, A6_MAX_ATTEMPTS)
-        : 1;
-    this.served = g === undefined ? null : new Uint8Array(this.calls);
+    this.attemptStride = attemptsPerCall(o.config);
+    this.served = o.config.grpcHedging === undefined ? null : new Uint8Array(this.calls);
     this.writtenAt = new Float64Array(this.calls * this.attemptStride).fill(Number.NaN);
     this.finished = new Uint8Array(this.calls);
     this.overhead = o.serverTiming ? new Float64Array(this.calls) : null;
