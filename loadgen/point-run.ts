@@ -1,42 +1,22 @@
 // The hot path of one point: per-call state in typed arrays, the scheduler's send, the pipeline call over
-// the transport, and what happens when a call ends. Everything time-critical is here and allocation-light.
+// the transport, and what happens when a call ends. Everything time-critical is here and allocation-light;
+// what is built once lives beside it (point-schedule.ts, point-transport.ts, point-pipeline.ts, warm-up.ts).
 
 import { LatencyHistogram } from '../contract/index.ts';
-import {
-  A6_MAX_ATTEMPTS,
-  type CallState,
-  type Cancel,
-  type Clock,
-  type Operation,
-  type Outcome,
-  type Pipeline,
-  pipeline,
-} from '../library/index.ts';
-import {
-  ArrivalSchedule,
-  addBalancer,
-  arrivalRatePerMs,
-  buildPipeline,
-  grpcServiceConfig,
-  hedgerOf,
-  SINGLE_REPLICA,
-  warmupCalls,
-} from '../model/index.ts';
-import { GRPC_SERVICE } from '../runtime/index.ts';
+import type { CallState, Cancel, Clock, Operation, Outcome, Pipeline } from '../library/index.ts';
+import { warmupCalls } from '../model/index.ts';
 import { AttemptFailedError } from './errors.ts';
-import { createGrpcTransport } from './grpc-transport.ts';
-import { createTransport, type Transport, type TransportOptions } from './http-transport.ts';
+import type { Transport } from './http-transport.ts';
 import type { ResolvedOptions } from './options.ts';
-import { createReplicaTransport, type ReplicaTransport } from './replica-transport.ts';
-import { callLine } from './result.ts';
+import { attemptsPerCall, newPointPipeline, pointPipeline } from './point-pipeline.ts';
+import { pointSchedule } from './point-schedule.ts';
+import { createPointTransport, type PointTransportHooks } from './point-transport.ts';
+import type { ReplicaTransport } from './replica-transport.ts';
+import { callLine, type LineSink } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status.ts';
 import { InflightTimeline } from './timeline.ts';
-
-/** Where a measured call's CSV line goes (the stream recorder), if anywhere. */
-export interface LineSink {
-  add(line: string): void;
-}
+import { warmUp } from './warm-up.ts';
 
 /** One point's state and hot path; `start()` resolves when the point has ended (any way). */
 export class PointRun {
@@ -97,23 +77,17 @@ export class PointRun {
     this.clients = o.clients;
     this.warm = warmupCalls({ calls: o.calls, warmupFraction: o.warmupFraction });
     const R = 1 + o.replicaTargets.length;
-    this.ratePerMs = arrivalRatePerMs(o.load, o.model, R);
-    this.intended = new Float64Array(this.calls);
+    const schedule = pointSchedule(o, R);
+    this.ratePerMs = schedule.ratePerMs;
+    this.intended = schedule.intended;
+    this.maxMs = schedule.maxMs;
     this.dispatchAt = new Float64Array(this.calls).fill(Number.NaN);
-    const g = o.config.grpcHedging;
-    this.attemptStride = o.config.hedge
-      ? (o.config.hedge.maxAttempts ?? 2)
-      : g
-        ? Math.min(g.maxAttempts, A6_MAX_ATTEMPTS)
-        : 1;
-    this.served = g === undefined ? null : new Uint8Array(this.calls);
+    this.attemptStride = attemptsPerCall(o.config);
+    this.served = o.config.grpcHedging === undefined ? null : new Uint8Array(this.calls);
     this.writtenAt = new Float64Array(this.calls * this.attemptStride).fill(Number.NaN);
     this.finished = new Uint8Array(this.calls);
     this.overhead = o.serverTiming ? new Float64Array(this.calls) : null;
-    const schedule = new ArrivalSchedule(o.seed, this.ratePerMs, this.calls);
-    for (let i = 0; i < this.calls; i++) this.intended[i] = schedule.at(i);
-    this.maxMs = (o.maxSeconds ?? (this.intended[this.calls - 1] * 3) / 1000 + 30) * 1000;
-    const common = {
+    const common: PointTransportHooks = {
       serverTiming: o.serverTiming,
       now: () => clock.now(),
       onWritten: (call: number, attempt: number, at: number) => {
@@ -123,47 +97,13 @@ export class PointRun {
       onFailed: (reason: string) => {
         this.attemptFailures[reason] = (this.attemptFailures[reason] ?? 0) + 1;
       },
-    } satisfies Partial<TransportOptions>;
-    if (o.transport === 'grpc') {
-      this.replicas = null;
-      this.transport = createGrpcTransport({
-        ...common,
-        address: o.grpcTarget!,
-        // grpc-js hedges by itself from the channel's service config; no hedgebench policy runs.
-        ...(g === undefined
-          ? {}
-          : { serviceConfig: grpcServiceConfig(GRPC_SERVICE, g, o.config.retryThrottling, 'Work') }),
-        onServed: (call, attempt) => {
-          if (this.served !== null) this.served[call] = attempt;
-        },
-      });
-    } else {
-      const parts = [o.target, ...o.replicaTargets].map((target) =>
-        createTransport({
-          ...common,
-          target,
-          path: o.path,
-          // Never fewer connections than attempts allowed in flight: undici then never queues (transport.ts).
-          connections: o.maxInflight,
-        }),
-      );
-      this.replicas = R > 1 ? createReplicaTransport(parts) : null;
-      this.transport = this.replicas ?? parts[0];
-    }
-    // The balancer picks each attempt's replica with the simulator's draws for this seed (model/replicas.ts).
-    this.pipe =
-      R > 1
-        ? addBalancer(
-            this.newPipeline(),
-            {
-              ...SINGLE_REPLICA,
-              replicas: R,
-              balancer: o.balancer ?? 'random',
-              hedgeTo: o.hedgeTo ?? 'other',
-            },
-            o.seed,
-          )
-        : this.newPipeline();
+    };
+    const built = createPointTransport(o, R, common, (call, attempt) => {
+      if (this.served !== null) this.served[call] = attempt;
+    });
+    this.replicas = built.replicas;
+    this.transport = built.transport;
+    this.pipe = pointPipeline(o, clock, R);
     const replicas = this.replicas;
     const transport = this.transport;
     this.runCall =
@@ -175,57 +115,16 @@ export class PointRun {
   }
 
   /**
-   * Before t0: `requests` calls through a pipeline of the same configuration (its own budget and limit),
-   * `concurrency` at a time, to a side-effect-free route (the target's /health). It opens connections and
-   * lets V8 optimise the whole call path: a cold process at 8 000 calls/s fell behind in its first
-   * milliseconds, opened thousands of connections to catch up, and never recovered.
+   * Before t0: `requests` calls through a pipeline of the same configuration, `concurrency` at a time, to a
+   * side-effect-free route (the target's /health); see warm-up.ts.
    */
-  async warmUp(requests: number, concurrency: number, path: string, maxMs = 5_000): Promise<void> {
-    if (requests <= 0 || concurrency <= 0) return;
-    const pipe = this.newPipeline();
-    const transport = this.transport;
-    const call = pipe.compose<number>((_cs, _attempt, done) => transport.sendTo(path, done));
-    const cancels = new Map<number, Cancel>();
-    let next = 0;
-    let running = 0;
-    let over = false;
-    await new Promise<void>((resolve) => {
-      const finish = (): void => {
-        if (over) return;
-        over = true;
-        clearTimeout(deadline);
-        for (const cancel of cancels.values()) cancel();
-        cancels.clear();
-        resolve();
-      };
-      // Bounded: a target that accepts connections but never answers must not hold the point back.
-      const deadline = setTimeout(finish, maxMs);
-      const launch = (): void => {
-        while (!over && running < concurrency && next < requests && this.stopReason === null) {
-          const i = next++;
-          running++;
-          let returned = false;
-          let doneEarly = false;
-          const cancel = call(pipe.newCall(i), 1, () => {
-            running--;
-            cancels.delete(i);
-            if (!returned) doneEarly = true;
-            queueMicrotask(launch); // not a recursive call: a refused call answers synchronously
-          });
-          returned = true;
-          if (!doneEarly) cancels.set(i, cancel);
-        }
-        if (running === 0 && (next >= requests || this.stopReason !== null)) finish();
-      };
-      launch();
-    });
-  }
-
-  // A plain pipeline when grpc-js hedges (the channel does it), else the configuration's policies.
-  private newPipeline(): Pipeline {
-    return hedgerOf(this.o.config) === 'grpc-js'
-      ? pipeline(this.clock)
-      : buildPipeline(this.o.config, this.clock);
+  warmUp(requests: number, concurrency: number, path: string, maxMs = 5_000): Promise<void> {
+    return warmUp(
+      () => newPointPipeline(this.o, this.clock),
+      this.transport,
+      { requests, concurrency, path, maxMs },
+      () => this.stopReason !== null,
+    );
   }
 
   /** Sends the schedule from t0 = now + 5 ms; resolves once every call ended, or the point was stopped. */

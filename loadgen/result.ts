@@ -1,5 +1,5 @@
 // What a finished point reports (the `summary` JSON in the status hash and the CLI's stdout line), and
-// the CSV line of one measured call.
+// the CSV line of one measured call and where it goes.
 
 import type { CallOutcome, LoadSummary } from '../contract/index.ts';
 import type { SelfCheck } from './self-check.ts';
@@ -9,6 +9,11 @@ import type { SelfCheck } from './self-check.ts';
  * its self-check's figures are numbers (NaN when there were no samples), which JSON writes as null.
  */
 export type LoadResult = LoadSummary & { selfCheck: SelfCheck };
+
+/** Where a measured call's CSV line goes (the stream recorder), if anywhere. */
+export interface LineSink {
+  add(line: string): void;
+}
 
 /** One measured call as the CSV line of the calls stream (CALL_FIELDS order), times with µs precision. */
 export function callLine(

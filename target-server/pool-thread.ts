@@ -3,16 +3,20 @@
 // their deadlines in a synchronous loop (pool-thread-loop.ts) and posts the ends back in batches. An event-
 // loop stall on the main thread then delays a response, never a worker's end or the next start.
 //
-// The thread's code is passed as source (`eval: true`), like runtime/thread-waker.ts: the target ships as
-// one esbuild bundle (dist/target-server.mjs, and inside dist/hedgebench.mjs), so there is no second file
-// to deploy or to find at run time, and the same code runs under tsx, vitest and both bundles.
+// This file is the AttemptPool the target uses: start, the attempts in flight and their callbacks, the
+// ends coming back, a crash. The thread's program is pool-thread-source.ts; the shared memory's two
+// main-thread sides are pool-thread-commands.ts (the ring it writes) and pool-thread-stats.ts (what it reads).
 
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { AttemptEnd, PoolOptions, PoolStats, PoolTicket } from '../model/index.ts';
 import type { AttemptPool, PoolCallbacks } from './attempt-pool.ts';
 import { PoolBacklogError, PoolThreadError } from './errors.ts';
-import { POOL_THREAD_LAYOUT as L, type PoolThreadInit, poolThreadLoop } from './pool-thread-loop.ts';
+import { PoolThreadCommands } from './pool-thread-commands.ts';
+import { POOL_THREAD_LAYOUT as L, type PoolThreadInit } from './pool-thread-layout.ts';
+import type { PoolThreadPriority } from './pool-thread-priority.ts';
+import { POOL_THREAD_SOURCE } from './pool-thread-source.ts';
+import { PoolThreadStats } from './pool-thread-stats.ts';
 
 /** Options of the pool thread. */
 export interface PoolThreadOptions extends PoolOptions {
@@ -29,26 +33,6 @@ export interface PoolThreadOptions extends PoolOptions {
 export const POOL_THREAD_RT_PRIORITY = 20;
 const DEFAULT_CAPACITY = 1 << 16;
 const READY_TIMEOUT_MS = 10_000;
-const ACK_TIMEOUT_MS = 2_000;
-
-// tsx/esbuild's keepNames wraps functions in __name(); the eval'd source has no such helper, so define one.
-// process.getBuiltinModule (Node ≥ 20.16/22.3) before require: an eval'd worker inherits
-// --input-type=module from `node -e`, runs as ESM, and has no require.
-const THREAD_SOURCE = `
-var __name = (f) => f;
-const load = process.getBuiltinModule ?? require;
-const { workerData, parentPort } = load('node:worker_threads');
-const { readlinkSync } = load('node:fs');
-const { execFileSync } = load('node:child_process');
-const host = {
-  post: (m, t) => parentPort.postMessage(m, t),
-  hrtimeMs: () => Number(process.hrtime.bigint()) / 1e6,
-  perfNow: () => performance.now(),
-  threadId: () => readlinkSync('/proc/thread-self').split('/').pop(),
-  setRealtime: (tid, p) => { execFileSync('chrt', ['-f', '-p', String(p), tid], { stdio: 'pipe', timeout: 5000 }); },
-};
-(${poolThreadLoop.toString()})(workerData, host);
-`;
 
 const ENDS: AttemptEnd[] = ['served', 'cancelled-queued', 'cancelled-in-service'];
 
@@ -65,25 +49,19 @@ export class PoolThread implements AttemptPool {
   priority = 'unknown';
   /** Attempts refused because the ring was full. */
   rejected = 0;
-  private readonly ctl: Int32Array;
-  private readonly cmds: Float64Array;
-  private readonly st: Float64Array;
-  private readonly snap: Float64Array;
+  private readonly commands: PoolThreadCommands;
+  private readonly counters: PoolThreadStats;
   private readonly capacity: number;
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
-  // Cancels that found the ring full; sent as soon as it has room (a cancel is never dropped).
-  private overflow: number[] = [];
-  private overflowTimer: NodeJS.Timeout | null = null;
   private nextId = 1;
-  private ackSeq = 0;
   private reffed = false;
   private closing = false;
   private failed: PoolThreadError | null = null;
 
   private constructor(
     private readonly opts: PoolThreadOptions,
-    private readonly ready: (info: { tid: string; priority: string; note: string }) => void,
+    private readonly ready: (info: PoolThreadPriority) => void,
   ) {
     const capacity = opts.capacity ?? DEFAULT_CAPACITY;
     if (!Number.isInteger(capacity) || capacity < 2 || (capacity & (capacity - 1)) !== 0) {
@@ -103,11 +81,9 @@ export class PoolThread implements AttemptPool {
       rtPriority: opts.priority === 'rt' ? POOL_THREAD_RT_PRIORITY : null,
       spinMs: opts.spinMs ?? Number(process.env.HEDGEBENCH_POOL_SPIN_MS ?? 0),
     };
-    this.ctl = new Int32Array(init.ctl);
-    this.cmds = new Float64Array(init.cmds);
-    this.st = new Float64Array(init.stats);
-    this.snap = new Float64Array(L.stCells);
-    this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: init });
+    this.commands = new PoolThreadCommands(init);
+    this.counters = new PoolThreadStats(init);
+    this.worker = new Worker(POOL_THREAD_SOURCE, { eval: true, workerData: init });
     this.worker.on('message', this.onMessage);
     this.worker.on('error', (err) => {
       this.fail(new PoolThreadError(`the pool thread crashed: ${err.message}`, { cause: err }));
@@ -121,8 +97,8 @@ export class PoolThread implements AttemptPool {
 
   /** Starts the thread and resolves once it runs (its priority settled and logged). */
   static async start(opts: PoolThreadOptions): Promise<PoolThread> {
-    let resolveReady!: (info: { tid: string; priority: string; note: string }) => void;
-    const ready = new Promise<{ tid: string; priority: string; note: string }>((r) => {
+    let resolveReady!: (info: PoolThreadPriority) => void;
+    const ready = new Promise<PoolThreadPriority>((r) => {
       resolveReady = r;
     });
     const pool = new PoolThread(opts, (info) => resolveReady(info));
@@ -153,11 +129,11 @@ export class PoolThread implements AttemptPool {
   }
 
   get queueLength(): number {
-    return this.snapshot()[L.stQueued]!;
+    return this.counters.snapshot()[L.stQueued]!;
   }
 
   get busyWorkers(): number {
-    return this.snapshot()[L.stBusy]!;
+    return this.counters.snapshot()[L.stBusy]!;
   }
 
   get inFlight(): number {
@@ -167,7 +143,7 @@ export class PoolThread implements AttemptPool {
   submit(serviceMs: number, cb: PoolCallbacks): PoolTicket {
     if (this.failed !== null) throw this.failed;
     const id = this.nextId++;
-    if (!this.write(L.opSubmit, id, serviceMs, 0)) {
+    if (!this.commands.write(L.opSubmit, id, serviceMs, 0)) {
       this.rejected++;
       throw new PoolBacklogError(this.capacity);
     }
@@ -178,25 +154,15 @@ export class PoolThread implements AttemptPool {
       cancel: () => {
         if (p.cancelled || !this.pending.has(id)) return;
         p.cancelled = true;
-        if (this.overflow.length > 0 || !this.write(L.opCancel, id, 0, 0)) this.deferCancel(id);
+        if (this.commands.overflowing || !this.commands.write(L.opCancel, id, 0, 0)) {
+          this.commands.deferCancel(id);
+        }
       },
     };
   }
 
   stats(): PoolStats {
-    const s = this.snapshot();
-    const queued = s[L.stQueued]!;
-    return {
-      submitted: s[L.stSubmitted]!,
-      served: s[L.stServed]!,
-      cancelledQueued: s[L.stCancelledQueued]!,
-      cancelledInService: s[L.stCancelledInService]!,
-      cancelRequests: s[L.stCancelRequests]!,
-      busyMs: s[L.stBusyMs]!,
-      maxQueueLength: s[L.stMaxQueue]!,
-      // The thread accrues the area at each queue change; add the stretch since the last one.
-      queueAreaMs: s[L.stQueueArea]! + queued * Math.max(0, performance.now() - s[L.stLastQueueChange]!),
-    };
+    return this.counters.stats();
   }
 
   resetStats(): void {
@@ -215,17 +181,14 @@ export class PoolThread implements AttemptPool {
 
   /** Test hook: makes the thread throw, to prove a crash is reported rather than hung on. */
   crashForTest(): void {
-    this.write(L.opCrash, 0, 0, 0);
+    this.commands.write(L.opCrash, 0, 0, 0);
   }
 
   /** Stops the thread; attempts still in flight are never answered. */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    if (this.overflowTimer !== null) clearTimeout(this.overflowTimer);
-    Atomics.store(this.ctl, L.ctlStop, 1);
-    Atomics.add(this.ctl, L.ctlWrite, 1);
-    Atomics.notify(this.ctl, L.ctlWrite);
+    this.commands.stop();
     await this.worker.terminate();
   }
 
@@ -258,80 +221,12 @@ export class PoolThread implements AttemptPool {
       });
     }
     if (this.pending.size === 0) this.setRef(false);
-    if (this.overflow.length > 0) this.flushOverflow();
+    if (this.commands.overflowing) this.commands.flushOverflow();
   }
 
-  // Single producer, single consumer: the row is written before the write index moves past it.
-  private write(op: number, id: number, a: number, b: number): boolean {
-    const w = Atomics.load(this.ctl, L.ctlWrite);
-    if (((w - Atomics.load(this.ctl, L.ctlRead)) | 0) >= this.capacity) return false;
-    const row = (w & (this.capacity - 1)) * L.cmdWidth;
-    this.cmds[row] = op;
-    this.cmds[row + 1] = id;
-    this.cmds[row + 2] = a;
-    this.cmds[row + 3] = b;
-    Atomics.store(this.ctl, L.ctlWrite, (w + 1) | 0);
-    // Sequentially consistent: if the thread set `sleeping` after this load, its wait sees the new index.
-    if (Atomics.load(this.ctl, L.ctlSleeping) === 1) Atomics.notify(this.ctl, L.ctlWrite);
-    return true;
-  }
-
-  // Control commands come only while idle, so the thread answers within microseconds; waiting for its ack
-  // makes /stats right after /reset (or PUT /config) exact.
   private control(op: number, a: number, b: number, what: string): void {
     if (this.failed !== null) throw this.failed;
-    this.ackSeq = (this.ackSeq + 1) | 0;
-    const seq = this.ackSeq;
-    if (!this.write(op, seq, a, b)) {
-      throw new PoolThreadError(`PoolThread.${what}: the command ring is full; the pool thread is stalled`);
-    }
-    const end = performance.now() + ACK_TIMEOUT_MS;
-    for (;;) {
-      const ack = Atomics.load(this.ctl, L.ctlAck);
-      if (ack === seq) return;
-      const left = end - performance.now();
-      if (left <= 0) {
-        throw new PoolThreadError(
-          `PoolThread.${what}: the pool thread did not answer within ${ACK_TIMEOUT_MS} ms`,
-        );
-      }
-      Atomics.wait(this.ctl, L.ctlAck, ack, Math.min(left, 10));
-    }
-  }
-
-  private deferCancel(id: number): void {
-    this.overflow.push(id);
-    this.retryOverflowLater();
-  }
-
-  // The next batch of ends flushes the overflow too; the timer covers a thread that posts nothing.
-  private retryOverflowLater(): void {
-    if (this.closing) return;
-    this.overflowTimer ??= setTimeout(() => {
-      this.overflowTimer = null;
-      this.flushOverflow();
-    }, 1);
-  }
-
-  private flushOverflow(): void {
-    let k = 0;
-    while (k < this.overflow.length && this.write(L.opCancel, this.overflow[k]!, 0, 0)) k++;
-    this.overflow = this.overflow.slice(k);
-    if (this.overflow.length > 0) this.retryOverflowLater();
-  }
-
-  private snapshot(): Float64Array {
-    // The thread writes a dozen numbers between the two bumps, so a retry or two suffices; the bound only
-    // guards against a thread that died mid-write (then the last, possibly torn, copy is returned).
-    for (let tries = 0; tries < 10_000; tries++) {
-      const before = Atomics.load(this.ctl, L.ctlStatsSeq);
-      if ((before & 1) === 0) {
-        this.snap.set(this.st);
-        if (Atomics.load(this.ctl, L.ctlStatsSeq) === before) return this.snap;
-      }
-    }
-    this.snap.set(this.st);
-    return this.snap;
+    this.commands.control(op, a, b, what);
   }
 
   private setRef(on: boolean): void {

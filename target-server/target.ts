@@ -1,10 +1,10 @@
 // The service behind the HTTP routes: the worker pool (on the event loop or in its own thread, see
 // attempt-pool.ts), the model's service times, counters since reset, the hold-time error, and the attempt
-// records of the point being measured.
+// records of the point being measured (each line from attempt-line.ts, into attempt-recorder.ts's recorder).
 
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-import { ATTEMPT_FIELDS, type AttemptEnd, redisKeys } from '../contract/index.ts';
+import { type AttemptEnd, redisKeys } from '../contract/index.ts';
 import {
   dilateModel,
   type ModelParams,
@@ -13,14 +13,16 @@ import {
   SINGLE_REPLICA,
   serviceTimeMs,
 } from '../model/index.ts';
-import { createStreamRecorder, type StreamRecorder, type SystemClock } from '../runtime/index.ts';
+import type { StreamRecorder, SystemClock } from '../runtime/index.ts';
+import { attemptLine } from './attempt-line.ts';
 import type { AttemptPool } from './attempt-pool.ts';
+import { closeAttemptRecorder, openAttemptRecorder, RECORDER_CLOSE_MS } from './attempt-recorder.ts';
 import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
 import { BadParameterError, BusyError, PoolBacklogError, type TargetServerError } from './errors.ts';
 import { HoldTimeHistogram } from './hold-time.ts';
+import { loopDelaySummary } from './loop-delay.ts';
 import type { TargetMetrics } from './metrics.ts';
 import type { TargetStats } from './target-stats.ts';
-import { throttledLog } from './throttled-log.ts';
 
 /** What the server measured for one attempt; the /work response is built from it. */
 export interface AttemptResult {
@@ -35,9 +37,6 @@ export interface AttemptResult {
 
 /** Distinct client addresses /stats counts one by one (a bound, so a scan cannot grow the map forever). */
 export const CLIENT_ADDRESSES_MAX = 64;
-
-/** How long PUT /config waits for the previous point's records to reach Redis. */
-const RECORDER_CLOSE_MS = 10_000;
 
 /** The target's state; one per server. */
 export class Target {
@@ -240,63 +239,18 @@ export class Target {
     if (rec === null || key === null) return null;
     this.recorder = null;
     this.recordKey = null;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((r) => {
-      timer = setTimeout(() => r('timeout'), timeoutMs);
-    });
-    const outcome = await Promise.race([rec.close().then(() => 'ok' as const), timedOut]);
-    clearTimeout(timer);
-    const s = rec.stats();
-    if (outcome === 'timeout') {
-      this.onLog(
-        `attempt records of ${key}: ${s.buffered} still unwritten after ${timeoutMs} ms (Redis down?)`,
-      );
-    }
-    return { key, ...s };
+    return closeAttemptRecorder(rec, key, timeoutMs, this.onLog);
   }
 
   private openRecorder(cfg: ServerConfig): void {
-    if (!cfg.record || this.redis === null) return;
-    const key = redisKeys(cfg.record.run, cfg.record.slug).attempts;
-    this.recorder = createStreamRecorder(this.redis, key, { onError: throttledLog(this.onLog) });
-    this.recordKey = key;
+    const opened = openAttemptRecorder(this.redis, cfg, this.onLog);
+    if (opened === null) return;
+    this.recorder = opened.recorder;
+    this.recordKey = opened.key;
   }
 
   private assertIdle(): void {
     const n = this.pool.inFlight;
     if (n > 0) throw new BusyError(n);
   }
-}
-
-/** The event-loop delay since the last reset in ms (the monitor records ns; its resolution is 1 ms). */
-function loopDelaySummary(h: IntervalHistogram): TargetStats['eventLoopDelayMs'] {
-  if (h.count === 0) return { count: 0, p50: null, p99: null, max: null };
-  return { count: h.count, p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
-}
-
-/**
- * One attempts-stream line in ATTEMPT_FIELDS order (times in ms, 3 decimals; start and responded empty
- * when the attempt never started or got no response).
- */
-export function attemptLine(
-  call: number,
-  attempt: number,
-  enqueueMs: number,
-  startMs: number,
-  endMs: number,
-  ended: AttemptEnd,
-  worker: number,
-  serviceMs: number,
-  respondedMs: number,
-): string {
-  const start = Number.isNaN(startMs) ? '' : startMs.toFixed(3);
-  const responded = Number.isNaN(respondedMs) ? '' : respondedMs.toFixed(3);
-  return `${call},${attempt},${enqueueMs.toFixed(3)},${start},${endMs.toFixed(3)},${ended},${worker},${serviceMs.toFixed(3)},${responded}`;
-}
-
-// The line above is written by hand for speed; this guards its column order against the contract.
-if (
-  ATTEMPT_FIELDS.join(',') !== 'call,attempt,enqueue_ms,start_ms,end_ms,ended,worker,service_ms,responded_ms'
-) {
-  throw new Error('target-server/target.ts: ATTEMPT_FIELDS changed; update attemptLine to match');
 }

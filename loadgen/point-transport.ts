@@ -1,0 +1,58 @@
+// A point's transport, built from its options: gRPC to one target (grpc-js hedging by itself when the
+// configuration says so), or HTTP/1.1 to the target and each replica, the replicas seen as one.
+
+import { grpcServiceConfig } from '../model/index.ts';
+import { GRPC_SERVICE } from '../runtime/index.ts';
+import { createGrpcTransport } from './grpc-transport.ts';
+import { createTransport, type Transport, type TransportOptions } from './http-transport.ts';
+import type { ResolvedOptions } from './options.ts';
+import { createReplicaTransport, type ReplicaTransport } from './replica-transport.ts';
+
+/** What every transport of the point reports to the point (its clock and its write and failure hooks). */
+export type PointTransportHooks = Required<
+  Pick<TransportOptions, 'serverTiming' | 'now' | 'onWritten' | 'onFailed'>
+>;
+
+/** The point's transport: every replica's as one (`transport`), and the per-replica view when R > 1. */
+export interface PointTransport {
+  transport: Transport;
+  replicas: ReplicaTransport | null;
+}
+
+/**
+ * Builds the transport for `o`'s `R` targets; `onServed` gets, under grpc-js hedging, the attempt the
+ * server says it served.
+ */
+export function createPointTransport(
+  o: ResolvedOptions,
+  R: number,
+  common: PointTransportHooks,
+  onServed: (call: number, attempt: number) => void,
+): PointTransport {
+  const g = o.config.grpcHedging;
+  if (o.transport === 'grpc') {
+    return {
+      replicas: null,
+      transport: createGrpcTransport({
+        ...common,
+        address: o.grpcTarget!,
+        // grpc-js hedges by itself from the channel's service config; no hedgebench policy runs.
+        ...(g === undefined
+          ? {}
+          : { serviceConfig: grpcServiceConfig(GRPC_SERVICE, g, o.config.retryThrottling, 'Work') }),
+        onServed,
+      }),
+    };
+  }
+  const parts = [o.target, ...o.replicaTargets].map((target) =>
+    createTransport({
+      ...common,
+      target,
+      path: o.path,
+      // Never fewer connections than attempts allowed in flight: undici then never queues (transport.ts).
+      connections: o.maxInflight,
+    }),
+  );
+  const replicas = R > 1 ? createReplicaTransport(parts) : null;
+  return { replicas, transport: replicas ?? parts[0] };
+}
