@@ -1,7 +1,7 @@
 // The hot path of one point: per-call state in typed arrays, the scheduler's send, the pipeline call over
 // the transport, and what happens when a call ends. Everything time-critical is here and allocation-light.
 
-import { LatencyHistogram } from '../contract/index.ts';
+import { callLine, LatencyHistogram } from '../contract/index.ts';
 import {
   A6_MAX_ATTEMPTS,
   type CallState,
@@ -28,7 +28,6 @@ import { createGrpcTransport } from './grpc-transport.ts';
 import { createTransport, type Transport, type TransportOptions } from './http-transport.ts';
 import type { ResolvedOptions } from './options.ts';
 import { createReplicaTransport, type ReplicaTransport } from './replica-transport.ts';
-import { callLine } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status.ts';
 import { InflightTimeline } from './timeline.ts';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   type ClientFigures,
   type CollapseEvidence,
+  type ComparisonRow,
   dimCellsOf,
   entryConfigName,
   entryKey,
@@ -24,7 +25,6 @@ import { hasRawCalls, type RealPoint, readRealPoint } from '../read/real-row.ts'
 import type { ReplicaUse } from '../read/replica-use.ts';
 import { type RunManifest, readManifest, readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import type { Attribution } from './attribution.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
 import {

@@ -1,6 +1,7 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 
 import {
+  type ComparisonRow,
   formatLoad,
   isLatencyMetric,
   latencyMetric,
@@ -16,7 +17,6 @@ import { formatSummaryLine } from '../judge/compare.ts';
 import { pointVerdictText } from '../judge/point-verdict.ts';
 import { everyPoint, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
 import { METRIC_DECIMALS, RATE_TOLERANCE } from '../judge/verdict.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import { clientsBlocks } from './clients-report.ts';
 import { foreignBlocks } from './foreign-report.ts';
 import { lanesBlocks } from './lanes-report.ts';

@@ -2,13 +2,12 @@
 // predictions disagree about the measurement, which one explains it. Where sim diverges and sim+net agrees
 // the gap is the transport, not the model. Pure: the analysis in, blocks out.
 
-import { formatLoad, type PointRow } from '../../contract/index.ts';
+import { type ComparisonRow, formatLoad, type PointRow } from '../../contract/index.ts';
 import { timeScaleOf } from '../../model/index.ts';
 import { comparePoint } from '../judge/compare.ts';
 import { calibrationOf, type PointAnalysis, type RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
 import { METRIC_DECIMALS } from '../judge/verdict.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import { configLabel } from './point-label.ts';
 import type { Block } from './report-doc.ts';
 

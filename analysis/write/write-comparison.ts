@@ -8,6 +8,7 @@ import {
   dimCellsOf,
   dimsOfRow,
   formatAttributionCsv,
+  formatComparisonCsv,
   formatLoad,
   formatPointsCsv,
   parsePointsCsv,
@@ -18,7 +19,6 @@ import { formatSummaryLine } from '../judge/compare.ts';
 import { analyzeRun, everyPoint, type RunAnalysis, recomputedPointRows } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
 import { attributionRows } from './attribution-csv.ts';
-import { formatComparisonCsv } from './comparison-csv.ts';
 
 /** What `compare` produced. */
 export interface CompareResult {
