@@ -17,6 +17,5 @@ export {
 } from './judge/time-scale-choice.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
 export { readRealPoint, realRowFromRaw } from './read/real-row.ts';
-export { parseComparisonCsv } from './write/comparison-csv.ts';
 export { compareRunFolder } from './write/write-comparison.ts';
 export { writeReport } from './write/write-report.ts';

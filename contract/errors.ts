@@ -27,3 +27,24 @@ export class PointSpecError extends HedgebenchError {
     super('HB_POINT_SPEC_INVALID', message, options);
   }
 }
+
+/** A comparison.csv (or comparison-net.csv) does not have the format of contract/comparison-csv.ts. */
+export class ComparisonCsvError extends HedgebenchError {
+  constructor(message: string) {
+    super('HB_COMPARISON_CSV_INVALID', message);
+  }
+}
+
+/** A claims.csv does not have the format of contract/claims-csv.ts. */
+export class ClaimsCsvError extends HedgebenchError {
+  constructor(message: string) {
+    super('HB_CLAIMS_CSV_INVALID', message);
+  }
+}
+
+/** A /work reply is not the target server's reply (contract/work-reply.ts). */
+export class WorkReplyError extends HedgebenchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('HB_WORK_REPLY_INVALID', message, options);
+  }
+}

@@ -1,13 +1,43 @@
-// The contract part's public surface: the results format every other part writes or reads — points.csv
-// rows and how they are computed, manifest.json, raw files and Redis records, the load generator's point spec
-// and status (hash, summary, status.json), point keys, percentiles.
+// The contract part's public surface: every payload between processes and every file of a run folder —
+// points.csv rows and how they are computed, comparison.csv, claims.csv, manifest.json, raw files and Redis
+// records (call and attempt lines), the load generator's point spec and status (hash, summary, status.json),
+// the target's PUT /config body and /work reply, point keys, percentiles.
 
+export { attemptLine } from './attempt-line.ts';
 export {
   ATTRIBUTION_COLUMNS,
   type AttributionRow,
   formatAttributionCsv,
 } from './attribution-csv.ts';
+export { callLine } from './call-line.ts';
+export {
+  CLAIM_VERDICTS,
+  CLAIMS_COLUMNS,
+  CLAIMS_HEADER,
+  type ClaimsCsvRow,
+  type ClaimVerdict,
+  claimsCsvRowSchema,
+  formatClaimsCsv,
+  formatClaimsRow,
+  parseClaimsCsv,
+} from './claims-csv.ts';
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
+export {
+  COMPARISON_COLUMNS,
+  COMPARISON_HEADER,
+  type ComparisonRow,
+  formatComparisonCsv,
+  formatComparisonRow,
+  parseComparisonCsv,
+} from './comparison-csv.ts';
+export {
+  CLIENT_METRICS,
+  METRIC_DECIMALS,
+  METRICS,
+  type Metric,
+  VERDICTS,
+  type Verdict,
+} from './comparison-metrics.ts';
 export { csvBody, csvCell, csvFile } from './csv.ts';
 export {
   csvBodyWithDims,
@@ -18,7 +48,13 @@ export {
   parseDimCells,
   rowLabel,
 } from './dimension-columns.ts';
-export { PointSpecError, StatusJsonError } from './errors.ts';
+export {
+  ClaimsCsvError,
+  ComparisonCsvError,
+  PointSpecError,
+  StatusJsonError,
+  WorkReplyError,
+} from './errors.ts';
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
@@ -90,3 +126,5 @@ export {
 } from './records.ts';
 export { pointRedisKeys, redisKeys } from './redis-keys.ts';
 export { RowBuilder, type RowContext } from './row-builder.ts';
+export { type TargetConfig, type TargetConfigPatch, targetConfigSchema } from './target-config.ts';
+export { formatWorkReply, parseWorkReply, serverMsOfReply, type WorkReply } from './work-reply.ts';

@@ -13,6 +13,7 @@
 import { connect as netConnect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { serverMsOfReply } from '../contract/index.ts';
 import { ConnectionPool, type PooledHandler } from './connection-pool.ts';
 import { AttemptFailedError, LoadgenConfigError, TargetUnreachableError } from './errors.ts';
 
@@ -240,17 +241,7 @@ function probeTcp(url: URL, timeoutMs: number, target: string): Promise<void> {
   });
 }
 
-// The target's reply is `{ queueMs, serviceMs, ... }`; the time the server accounts for is their sum.
+// The target's reply (contract/work-reply.ts): the time the server accounts for is queueMs + serviceMs.
 function serverMs(chunks: Buffer[]): number {
-  try {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-      queueMs?: unknown;
-      serviceMs?: unknown;
-    };
-    const q = typeof body.queueMs === 'number' ? body.queueMs : 0;
-    const s = typeof body.serviceMs === 'number' ? body.serviceMs : 0;
-    return q + s;
-  } catch {
-    return Number.NaN;
-  }
+  return serverMsOfReply(Buffer.concat(chunks).toString('utf8'));
 }

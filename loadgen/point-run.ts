@@ -2,7 +2,7 @@
 // the transport, and what happens when a call ends. Everything time-critical is here and allocation-light;
 // what is built once lives beside it (point-schedule.ts, point-transport.ts, point-pipeline.ts, warm-up.ts).
 
-import { LatencyHistogram } from '../contract/index.ts';
+import { callLine, LatencyHistogram } from '../contract/index.ts';
 import type { CallState, Cancel, Clock, Operation, Outcome, Pipeline } from '../library/index.ts';
 import { warmupCalls } from '../model/index.ts';
 import { AttemptFailedError } from './errors.ts';
@@ -12,7 +12,7 @@ import { attemptsPerCall, newPointPipeline, pointPipeline } from './point-pipeli
 import { pointSchedule } from './point-schedule.ts';
 import { createPointTransport, type PointTransportHooks } from './point-transport.ts';
 import type { ReplicaTransport } from './replica-transport.ts';
-import { callLine, type LineSink } from './result.ts';
+import type { LineSink } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status.ts';
 import { InflightTimeline } from './timeline.ts';

@@ -1,8 +1,8 @@
-// What the target server is set to (workers, model, seed, cancellation, the point being recorded), the
-// schema of PUT /config, and the validation of /work's query parameters.
+// What the target server is set to (workers, model, seed, cancellation, the point being recorded), how a
+// PUT /config body (contract/target-config.ts) is checked and applied, and the checks of /work's query.
 
-import { z } from 'zod';
-import { type Cancellation, DEFAULT_MODEL, MAX_TIME_SCALE, type ModelParams } from '../model/index.ts';
+import { type TargetConfigPatch, targetConfigSchema } from '../contract/index.ts';
+import { type Cancellation, DEFAULT_MODEL, type ModelParams } from '../model/index.ts';
 import { BadParameterError } from './errors.ts';
 
 /** The point whose attempts are recorded: they go to redisKeys(run, slug).attempts. */
@@ -51,64 +51,12 @@ export function defaultConfig(): ServerConfig {
   };
 }
 
-const keyPart = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9._%+-]{1,200}$/,
-    'must be 1–200 characters of A-Z a-z 0-9 . _ % + - (it becomes a Redis key)',
-  );
-
-const modelPatch = z
-  .object({
-    workers: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096, 'must be ≤ 4096'),
-    medianMs: z.number().positive('must be > 0 (ms)').max(60_000, 'must be ≤ 60000 ms'),
-    sigma: z.number().min(0, 'must be ≥ 0').max(5, 'must be ≤ 5'),
-    stragglerProb: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]'),
-    stragglerMinMs: z.number().min(0, 'must be ≥ 0').max(60_000, 'must be ≤ 60000 ms'),
-    stragglerMaxMs: z.number().min(0, 'must be ≥ 0').max(60_000, 'must be ≤ 60000 ms'),
-    service: z
-      .discriminatedUnion('kind', [
-        z.object({ kind: z.literal('exponential'), meanMs: z.number().positive().max(60_000) }).strict(),
-        z.object({ kind: z.literal('constant'), ms: z.number().positive().max(60_000) }).strict(),
-      ])
-      .nullable(),
-  })
-  .partial()
-  .strict();
-
-/** The body of PUT /config: every field optional; `run` and `slug` together (null = stop recording). */
-export const configPatchSchema = z
-  .object({
-    workers: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096, 'must be ≤ 4096'),
-    model: modelPatch,
-    seed: z
-      .number()
-      .int('must be a whole number')
-      .min(0, 'must be ≥ 0')
-      .max(Number.MAX_SAFE_INTEGER, 'must be ≤ 2^53 − 1'),
-    cancellation: z.enum(['ignore', 'propagate'], {
-      errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }),
-    }),
-    run: keyPart.nullable(),
-    slug: keyPart.nullable(),
-    replica: z.number().int('must be a whole number').min(0, 'must be ≥ 0').max(1023, 'must be ≤ 1023'),
-    replicas: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(1024, 'must be ≤ 1024'),
-    correlation: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]'),
-    slowReplica: z.number().min(1, 'must be ≥ 1 (1 = not slow)').max(100, 'must be ≤ 100'),
-    timeScale: z
-      .number()
-      .min(1, 'must be ≥ 1 (1 = the undilated clock)')
-      .max(MAX_TIME_SCALE, `must be ≤ ${MAX_TIME_SCALE}`),
-  })
-  .partial()
-  .strict();
-
-/** A parsed PUT /config body. */
-export type ConfigPatch = z.infer<typeof configPatchSchema>;
+/** A parsed PUT /config body (contract/target-config.ts owns its schema). */
+export type ConfigPatch = TargetConfigPatch;
 
 /** Validates a PUT /config body; throws BadParameterError naming the first bad field. */
 export function parseConfigPatch(body: unknown, source = 'PUT /config'): ConfigPatch {
-  const r = configPatchSchema.safeParse(body ?? {});
+  const r = targetConfigSchema.safeParse(body ?? {});
   if (!r.success) {
     const i = r.error.issues[0]!;
     const where = i.path.join('.');

@@ -1,10 +1,10 @@
 // The service behind the HTTP routes: the worker pool (on the event loop or in its own thread, see
 // attempt-pool.ts), the model's service times, counters since reset, the hold-time error, and the attempt
-// records of the point being measured (each line from attempt-line.ts, into attempt-recorder.ts's recorder).
+// records of the point being measured (each line from contract/attempt-line.ts, into attempt-recorder.ts's recorder).
 
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-import { type AttemptEnd, redisKeys } from '../contract/index.ts';
+import { type AttemptEnd, attemptLine, redisKeys } from '../contract/index.ts';
 import {
   dilateModel,
   type ModelParams,
@@ -14,7 +14,6 @@ import {
   serviceTimeMs,
 } from '../model/index.ts';
 import type { StreamRecorder, SystemClock } from '../runtime/index.ts';
-import { attemptLine } from './attempt-line.ts';
 import type { AttemptPool } from './attempt-pool.ts';
 import { closeAttemptRecorder, openAttemptRecorder, RECORDER_CLOSE_MS } from './attempt-recorder.ts';
 import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
@@ -125,9 +124,19 @@ export class Target {
             worker,
           });
           this.recorder?.add(
-            attemptLine(call, attempt, enqueueMs, startMs, endMs, ended, worker, intendedMs, respondedMs) +
-              // One of several replicas: the record says which (contract/records.ts, ATTEMPT_REPLICA_FIELD).
-              (cfg.replicas > 1 ? `,${cfg.replica}` : ''),
+            attemptLine(
+              call,
+              attempt,
+              enqueueMs,
+              startMs,
+              endMs,
+              ended,
+              worker,
+              intendedMs,
+              respondedMs,
+              // One of several replicas: the record says which (ATTEMPT_REPLICA_FIELD).
+              cfg.replicas > 1 ? cfg.replica : undefined,
+            ),
           );
           if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
         },

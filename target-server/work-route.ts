@@ -5,6 +5,7 @@
 // Behaviour is the express route's: same parameters, same errors (JSON, codes), same cancellation.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { formatWorkReply } from '../contract/index.ts';
 import type { PoolTicket } from '../model/index.ts';
 import { MAX_ATTEMPT, MAX_CALL, parseIndex } from './config.ts';
 import { TargetServerError } from './errors.ts';
@@ -45,11 +46,7 @@ export function serveWork(target: Target, req: IncomingMessage, res: ServerRespo
       // Read just before the write: once the bytes are on the socket the client (on another core) may
       // read them before this thread reads the clock again, and a later reading would make transit negative.
       const respondedMs = target.clock.now();
-      sendJson(
-        res,
-        200,
-        `{"queueMs":${r.queueMs},"serviceMs":${r.serviceMs},"worker":${r.worker},"intendedMs":${r.intendedMs}}`,
-      );
+      sendJson(res, 200, formatWorkReply(r));
       return respondedMs;
     });
   } catch (err) {

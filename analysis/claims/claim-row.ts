@@ -1,7 +1,7 @@
 // What a claim reads: a points.csv row of any source (sim, real, sim+net, …) with, where a raw sample
 // exists, the 95 % interval of its latency percentiles, and what is known about its collapse verdict.
 
-import type { LatencyColumn, PointRow } from '../../contract/index.ts';
+import type { ClaimVerdict, LatencyColumn, PointRow } from '../../contract/index.ts';
 
 /** The latency columns a claim may compare: the compared metrics' (contract/latency-metrics.ts). */
 export type { LatencyColumn };
@@ -24,8 +24,8 @@ export type ClaimRow = Omit<PointRow, 'source'> & {
   collapseUndecided?: string;
 };
 
-/** The three verdicts of a claim. */
-export type ClaimVerdict = 'holds' | 'fails' | 'inconclusive';
+/** The three verdicts of a claim (claims.csv's, so contract/claims-csv.ts owns the names). */
+export type { ClaimVerdict };
 
 /** One claim judged on one source: a claims.csv line. */
 export interface ClaimResult {

@@ -9,7 +9,6 @@ export { adaptiveLimitKeepsQueueShort, CLAIM_5 } from './claim-5-adaptive-limit.
 export { CLAIM_6, propagatedCancellationEvensOut } from './claim-6-propagated-cancellation.ts';
 export { CLAIM_7, delayMustSitAboveQueue } from './claim-7-delay-above-queue.ts';
 export type { ClaimInterval, ClaimResult, ClaimRow, ClaimVerdict, LatencyColumn } from './claim-row.ts';
-export { CLAIMS_COLUMNS, CLAIMS_HEADER, formatClaimsCsv } from './claims-csv.ts';
 export { claimRowsOfRun, collapseUndecided, readClaimsInput, sourcesOf } from './claims-input.ts';
 export { claimsBlocks } from './claims-section.ts';
 export { formatClaimsTable } from './claims-table.ts';

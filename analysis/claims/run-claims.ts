@@ -1,9 +1,9 @@
 // `hedgebench claims` as a function: a folder in, claims.csv written there, the printed text returned.
 
 import { join } from 'node:path';
+import { formatClaimsCsv } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../runtime/index.ts';
 import type { ClaimResult } from './claim-row.ts';
-import { formatClaimsCsv } from './claims-csv.ts';
 import { readClaimsInput } from './claims-input.ts';
 import { formatClaimsTable } from './claims-table.ts';
 import { CLAIMS, evaluateClaims } from './evaluate.ts';

@@ -1,8 +1,13 @@
 // Sim against real for one point: a comparison.csv row per metric, and the summary over a run. Pure:
 // numbers in, rows out; reading the run folder is run-analysis.ts's job.
 
-import { type DimCells, isLatencyMetric, type LatencyMetric, type PointRow } from '../../contract/index.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
+import {
+  type ComparisonRow,
+  type DimCells,
+  isLatencyMetric,
+  type LatencyMetric,
+  type PointRow,
+} from '../../contract/index.ts';
 import { allowanceFor, type Calibration } from './calibration.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
 import {

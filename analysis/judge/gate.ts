@@ -1,9 +1,9 @@
 // The gate: which verdicts fail a run or a comparison (`failOn` in the matrix, `--fail-on` on the command
 // line), which comparison lines did, and the machine-readable summary `--json` prints.
 
+import type { ComparisonRow } from '../../contract/index.ts';
 import { FAIL_ON_VERDICTS, type FailOnVerdict } from '../../model/index.ts';
 import { FailOnError, ThresholdsFailedError } from '../errors.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import type { RunAnalysis } from './run-analysis.ts';
 import { sampleMismatches } from './sample-mismatch.ts';
 

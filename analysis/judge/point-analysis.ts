@@ -1,11 +1,16 @@
 // What the analysis knows about one point of a run: its rows, intervals, reasons, timelines, attribution and
 // comparison lines; and the blank a point starts from before its measurement is read.
 
-import type { ClientFigures, CollapseEvidence, ManifestPoint, PointRow } from '../../contract/index.ts';
+import type {
+  ClientFigures,
+  CollapseEvidence,
+  ComparisonRow,
+  ManifestPoint,
+  PointRow,
+} from '../../contract/index.ts';
 import type { RealPoint } from '../read/real-row.ts';
 import type { ReplicaUse } from '../read/replica-use.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import type { Attribution } from './attribution.ts';
 import type { PointId, RealIntervals } from './compare.ts';
 

@@ -3,6 +3,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ComparisonRow } from '../../contract/index.ts';
 import {
   dimCellsOf,
   entryConfigName,
@@ -20,7 +21,6 @@ import { calibrationCandidates } from '../../model/index.ts';
 import { statusInflightTimelineMs } from '../read/raw-files.ts';
 import { hasRawCalls, readRealPoint } from '../read/real-row.ts';
 import { type RunManifest, readManifest, readPointsCsv } from '../read/run-folder-reader.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import type { Calibration } from './calibration.ts';
 import {
   type ComparisonSummary,

@@ -2,7 +2,13 @@
 // calibration point measured (net-transport.ts), and judged against the measurement by the same rules as
 // sim. Recomputed from the run folder alone, so `compare` gives old folders their sim+net rows too.
 
-import { entryKey, type ManifestPoint, type PointRow, pointKey } from '../../contract/index.ts';
+import {
+  type ComparisonRow,
+  entryKey,
+  type ManifestPoint,
+  type PointRow,
+  pointKey,
+} from '../../contract/index.ts';
 import { HedgebenchError } from '../../library/index.ts';
 import {
   calibrationGroup,
@@ -15,7 +21,6 @@ import {
   timeScaleOf,
 } from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
 import { type ComparisonSummary, calibrationRows, comparePoint, summarize } from './compare.ts';
 import { type MeasuredTransport, measuredTransport } from './net-transport.ts';

@@ -2,61 +2,19 @@
 // Pure functions of the numbers; results/README.md states the same rules for readers of comparison.csv.
 
 import {
-  LATENCY_METRICS,
+  CLIENT_METRICS,
   type LatencyColumn,
-  type LatencyMetric,
+  METRIC_DECIMALS,
+  METRICS,
+  type Metric,
   type PointRow,
   perLatencyMetric,
+  VERDICTS,
+  type Verdict,
 } from '../../contract/index.ts';
 
-const LATENCY_NAMES: readonly LatencyMetric[] = LATENCY_METRICS.map((m) => m.name);
-
-/** The metrics compared, in comparison.csv order: the latency metrics (contract/latency-metrics.ts), then rates. */
-export const METRICS = [
-  ...LATENCY_NAMES,
-  'requests_per_call',
-  'utilization',
-  'rejected_rate',
-  'collapse',
-] as const;
-/**
- * The metrics compared for a foreign service (the matrix's `target.url`): only what a client can see, so
- * the hedge rate takes the place of utilisation (which needs the server's own records).
- */
-export const CLIENT_METRICS = [
-  ...LATENCY_NAMES,
-  'requests_per_call',
-  'hedge_rate',
-  'rejected_rate',
-  'collapse',
-] as const;
-/** One compared metric. */
-export type Metric = (typeof METRICS)[number] | (typeof CLIENT_METRICS)[number];
-
-/**
- * `agrees` / `diverges`: the rule of the metric. `both-collapsed`, `collapse-mismatch`, `invalid` apply to
- * every metric of a point. `missing`: a side (or the value) is absent, e.g. the real point failed.
- * `calibration`: a row of the calibration point, which sets the allowance instead of being judged.
- */
-export type Verdict =
-  | 'agrees'
-  | 'diverges'
-  | 'both-collapsed'
-  | 'collapse-mismatch'
-  | 'invalid'
-  | 'missing'
-  | 'calibration';
-
-/** Every verdict, in the order summaries list them. */
-export const VERDICTS: readonly Verdict[] = [
-  'agrees',
-  'diverges',
-  'both-collapsed',
-  'collapse-mismatch',
-  'invalid',
-  'missing',
-  'calibration',
-];
+// The metric and verdict names are comparison.csv's format, so contract/ owns them; the rules stay here.
+export { CLIENT_METRICS, METRIC_DECIMALS, METRICS, type Metric, VERDICTS, type Verdict };
 
 /**
  * Absolute tolerances of the rate metrics (see results/README.md for why these values):
@@ -71,16 +29,6 @@ export const RATE_TOLERANCE = Object.freeze({
 });
 /** The metrics judged by an absolute tolerance. */
 export type RateMetric = keyof typeof RATE_TOLERANCE;
-
-/** Decimals each metric is written with; verdicts are computed on these rounded values. */
-export const METRIC_DECIMALS: Readonly<Record<Metric, number>> = Object.freeze({
-  ...perLatencyMetric((m) => m.decimals),
-  requests_per_call: 4,
-  utilization: 4,
-  rejected_rate: 5,
-  hedge_rate: 4,
-  collapse: 0,
-});
 
 /** The points.csv column behind each numeric metric. */
 export const METRIC_COLUMN = Object.freeze({

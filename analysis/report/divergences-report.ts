@@ -1,6 +1,7 @@
 // The report's Divergences section: every metric where measurement and simulation disagree, with the real
 // value's interval, the allowance, and how much of a latency gap the harness explains.
 
+import type { ComparisonRow } from '../../contract/index.ts';
 import {
   formatLoad,
   isLatencyMetric,
@@ -11,7 +12,6 @@ import {
 } from '../../contract/index.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { METRIC_DECIMALS } from '../judge/verdict.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import { DASH, ms } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -2,6 +2,7 @@
 // predictions disagree about the measurement, which one explains it. Where sim diverges and sim+net agrees
 // the gap is the transport, not the model. Pure: the analysis in, blocks out.
 
+import type { ComparisonRow } from '../../contract/index.ts';
 import { formatLoad, type PointRow } from '../../contract/index.ts';
 import { comparePoint } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
@@ -9,7 +10,6 @@ import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine, simNetCalibrationOf } from '../judge/sim-net.ts';
 import { calibrationOf } from '../judge/time-scale-calibration.ts';
 import { METRIC_DECIMALS } from '../judge/verdict.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import { configLabel } from './point-label.ts';
 import type { Block } from './report-doc.ts';
 

@@ -1,10 +1,10 @@
 // The reference study's tables: one per cancellation mode (and seed), a row per configuration, a column per
 // load and side, each cell `p99 / p99.9` or `collapse`. Shared by a run's report and a simulation's.
 
+import type { ComparisonRow } from '../../contract/index.ts';
 import { formatLoad, type PointRow } from '../../contract/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import type { ComparisonRow } from '../write/comparison-csv.ts';
 import { configLabel, configLabels } from './point-label.ts';
 import { DASH, ms } from './report-cells.ts';
 import type { Block } from './report-doc.ts';

@@ -8,6 +8,7 @@ import {
   dimCellsOf,
   dimsOfRow,
   formatAttributionCsv,
+  formatComparisonCsv,
   formatLoad,
   formatPointsCsv,
   parsePointsCsv,
@@ -19,7 +20,6 @@ import { recomputedPointRows } from '../judge/recomputed-point-rows.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
 import { attributionRows } from './attribution-csv.ts';
-import { formatComparisonCsv } from './comparison-csv.ts';
 
 /** What `compare` produced. */
 export interface CompareResult {

@@ -1,25 +1,7 @@
 // HTTP control of a target server: health, /config, /reset, /stats, with the run's bearer token.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TargetConfig, TargetConfigPatch } from '../../contract/index.ts';
 import { TargetControlError } from '../errors.ts';
-
-/** What PUT /config takes: the model, the point's identity (slug selects the attempts stream) and its replica. */
-export interface TargetConfig {
-  workers: number;
-  model: object;
-  seed: number;
-  cancellation: 'ignore' | 'propagate';
-  run: string;
-  slug: string;
-  /** This target's replica index, of `replicas` (model/replicas.ts). */
-  replica: number;
-  replicas: number;
-  /** Probability that a call's attempts share attempt 1's straggler draw. */
-  correlation: number;
-  /** Factor on replica 0's service times (1 = no slow replica). */
-  slowReplica: number;
-  /** The dilated clock's factor (model/time-scale.ts); the model above is in model time. */
-  timeScale: number;
-}
 
 /** A client of one target server. The token travels only in the Authorization header. */
 export class TargetClient {
@@ -76,7 +58,8 @@ export class TargetClient {
       }
       await sleep(50);
     }
-    const res = await this.retry409('PUT', '/config', { run: null, slug: null }, 30_000);
+    const stop: TargetConfigPatch = { run: null, slug: null };
+    const res = await this.retry409('PUT', '/config', stop, 30_000);
     const body = (res ?? {}) as { previous?: Record<string, unknown> | null };
     return body.previous ?? null;
   }

@@ -13,7 +13,6 @@ import { compareRunFolder, writeReport } from '../../analysis/index.ts';
 import { measuredTransport } from '../../analysis/judge/net-transport.ts';
 import { analyzeRun } from '../../analysis/judge/run-analysis.ts';
 import { entryPoint } from '../../analysis/judge/sim-net.ts';
-import { parseComparisonCsv } from '../../analysis/write/comparison-csv.ts';
 import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
@@ -23,6 +22,7 @@ import {
   formatLoad,
   formatPointsCsv,
   type PointRow,
+  parseComparisonCsv,
   parsePointsCsv,
   pointSlug,
 } from '../../contract/index.ts';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PointAnalysis } from '../../analysis/judge/point-analysis.ts';
 import { agreesFrom, fidelityCurve } from '../../analysis/report/time-scale-report.ts';
-import type { ComparisonRow } from '../../analysis/write/comparison-csv.ts';
+import type { ComparisonRow } from '../../contract/index.ts';
 
 function point(k: number, load: number, verdicts: ComparisonRow['verdict'][]): PointAnalysis {
   return {

@@ -6,11 +6,7 @@ import { calibrationFromRows, formatCalibrationLine } from '../../analysis/judge
 import { calibrationRows, comparePoint, formatSummaryLine, summarize } from '../../analysis/judge/compare.ts';
 import { percentileInterval } from '../../analysis/judge/percentile-ci.ts';
 import { latencyVerdict, pointVerdict, rateVerdict } from '../../analysis/judge/verdict.ts';
-import {
-  COMPARISON_HEADER,
-  formatComparisonCsv,
-  parseComparisonCsv,
-} from '../../analysis/write/comparison-csv.ts';
+import { COMPARISON_HEADER, formatComparisonCsv, parseComparisonCsv } from '../../contract/index.ts';
 import { pointRow as row } from './fixture.ts';
 
 const id = { config: 'hedge, default budget', load: 0.5, cancellation: 'ignore' as const, seed: 1 };

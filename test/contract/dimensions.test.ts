@@ -5,11 +5,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseComparisonCsv } from '../../analysis/index.ts';
 import {
   entryKey,
   POINTS_HEADER,
   type PointRow,
+  parseComparisonCsv,
   parseManifest,
   parsePointsCsv,
   rowKey,

@@ -5,13 +5,13 @@
 // are read from the code (the writers' headers, DIMENSIONS), so a new one fails here until it is documented.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatClaimsCsv } from '../../analysis/claims/index.ts';
-import { formatComparisonCsv } from '../../analysis/write/comparison-csv.ts';
 import {
   ATTEMPT_REPLICA_FIELD,
   attemptFields,
   CALL_FIELDS,
   formatAttributionCsv,
+  formatClaimsCsv,
+  formatComparisonCsv,
   formatPointsCsv,
 } from '../../contract/index.ts';
 import { DIMENSIONS } from '../../model/index.ts';

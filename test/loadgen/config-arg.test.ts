@@ -1,9 +1,7 @@
-// Reading --config / --model, the record line format, and the bounded in-flight timeline.
+// Reading --config / --model, and the bounded in-flight timeline.
 
 import { describe, expect, it } from 'vitest';
-import { CALL_FIELDS } from '../../contract/index.ts';
 import { parseConfigArg, parseModelArg } from '../../loadgen/config-arg.ts';
-import { callLine } from '../../loadgen/result.ts';
 import { InflightTimeline } from '../../loadgen/timeline.ts';
 import { REFERENCE_CONFIGS } from '../../model/index.ts';
 
@@ -32,16 +30,6 @@ describe('parseConfigArg', () => {
     expect(parseModelArg(undefined)).toBeUndefined();
     expect(parseModelArg('{"workers":4}')).toEqual({ workers: 4 });
     expect(() => parseModelArg('[1]')).toThrow(/--model must be a JSON object/);
-  });
-});
-
-describe('callLine', () => {
-  it('writes the CALL_FIELDS in order with microsecond precision', () => {
-    const line = callLine(42, 1234.56789, 0.0123456, 20.5, 'ok', 2, 0, 2, 1254.6);
-    expect(line).toBe('42,1234.568,0.012,20.500,ok,2,0,2,1254.600');
-    expect(line.split(',').length).toBe(CALL_FIELDS.length);
-    // No winner: the write time of the winner is an empty cell, not NaN.
-    expect(callLine(7, 1, 0, 5, 'failed', 1, 0, 0, Number.NaN)).toBe('7,1.000,0.000,5.000,failed,1,0,0,');
   });
 });
 

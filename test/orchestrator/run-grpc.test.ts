@@ -5,8 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseComparisonCsv } from '../../analysis/index.ts';
-import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
+import { type Manifest, parseComparisonCsv, parsePointsCsv } from '../../contract/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 import { requireBuild, rmTemp, tempDir } from './fixture.ts';

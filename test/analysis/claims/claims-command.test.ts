@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAIMS_HEADER } from '../../../analysis/claims/index.ts';
+import { CLAIMS_HEADER, parseClaimsCsv } from '../../../contract/index.ts';
 import { requireBuild, rmTemp, runCli, tempDir } from '../../orchestrator/fixture.ts';
 import { VERDICT_POINTS, writeFixtureRun } from '../fixture.ts';
 
@@ -48,10 +48,10 @@ describe('hedgebench claims', () => {
     expect(stdout).toContain(
       '5 sim: inconclusive: missing point `hedge, default budget, adaptive limit` 0.95 ignore seed 1',
     );
-    const csv = readFileSync(join(out, 'claims.csv'), 'utf8').trimEnd().split('\n');
-    expect(csv[0]).toBe('claim,source,verdict,evidence,summary');
-    expect(csv[0]).toBe(CLAIMS_HEADER);
-    expect(csv.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(
+    const text = readFileSync(join(out, 'claims.csv'), 'utf8');
+    expect(text.split('\n')[0]).toBe('claim,source,verdict,evidence,summary');
+    expect(text.split('\n')[0]).toBe(CLAIMS_HEADER);
+    expect(parseClaimsCsv(text).map((r) => `${r.claim},${r.source}`)).toEqual(
       ['1', '2', '3', '4', '5', '6', '7'].map((c) => `${c},sim`),
     );
   });
@@ -60,8 +60,7 @@ describe('hedgebench claims', () => {
     const r = await runCli(['claims', run]);
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout).split('\n')[0]).toMatch(/^claim\s+sim\s+real$/);
-    const csv = readFileSync(join(run, 'claims.csv'), 'utf8').trimEnd().split('\n');
-    expect(csv).toHaveLength(1 + 7 * 2);
+    expect(parseClaimsCsv(readFileSync(join(run, 'claims.csv'), 'utf8'))).toHaveLength(7 * 2);
   });
 
   it('refuses a folder that is not a run with one clear error and a non-zero exit', async () => {

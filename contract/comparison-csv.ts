@@ -1,15 +1,11 @@
 // comparison.csv: one line per point and metric, sim vs real with the real value's interval and a verdict.
 // Fixed decimals per metric make the file byte-identical for identical inputs.
 
-import {
-  csvBodyWithDims,
-  csvCell,
-  csvFileWithDims,
-  type DimCells,
-  formatLoad,
-  parseDimCells,
-} from '../../contract/index.ts';
-import { METRIC_DECIMALS, type Metric, VERDICTS, type Verdict } from '../judge/verdict.ts';
+import { METRIC_DECIMALS, type Metric, VERDICTS, type Verdict } from './comparison-metrics.ts';
+import { csvCell } from './csv.ts';
+import { csvBodyWithDims, csvFileWithDims, type DimCells, parseDimCells } from './dimension-columns.ts';
+import { ComparisonCsvError } from './errors.ts';
+import { formatLoad } from './point-key.ts';
 
 /** Exact order of comparison.csv's base columns; the dimensions' columns follow, as in points.csv. */
 export const COMPARISON_COLUMNS = [
@@ -86,7 +82,7 @@ export function formatComparisonCsv(rows: readonly ComparisonRow[]): string {
 export function parseComparisonCsv(text: string): ComparisonRow[] {
   const file = csvBodyWithDims(text, COMPARISON_HEADER);
   if (file === null)
-    throw new Error(
+    throw new ComparisonCsvError(
       `comparison.csv: the header must be exactly "${COMPARISON_HEADER}" (then any dimension columns)`,
     );
   const { body, dims } = file;
@@ -100,7 +96,9 @@ export function parseComparisonCsv(text: string): ComparisonRow[] {
     };
     const verdict = c[11] as Verdict;
     if (!VERDICTS.includes(verdict))
-      throw new Error(`comparison.csv: unknown verdict "${c[11]}" in "${c.map(csvCell).join(',')}"`);
+      throw new ComparisonCsvError(
+        `comparison.csv: unknown verdict "${c[11]}" in "${c.map(csvCell).join(',')}"`,
+      );
     return {
       config: c[0],
       load: Number(c[1]),

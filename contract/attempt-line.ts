@@ -1,0 +1,35 @@
+// The writer of one attempts record: an AttemptRecord as its CSV line (attemptFields order), as the target
+// server puts it in the attempts stream and the drain copies it, unchanged, into raw/<slug>.attempts.csv.
+
+import { ATTEMPT_FIELDS, type AttemptEnd } from './records.ts';
+
+/**
+ * One attempts-stream line in ATTEMPT_FIELDS order (times in ms, 3 decimals; start and responded empty
+ * when the attempt never started or got no response). `replica` is given only when the point has several
+ * replicas: it is then the last cell (ATTEMPT_REPLICA_FIELD).
+ */
+export function attemptLine(
+  call: number,
+  attempt: number,
+  enqueueMs: number,
+  startMs: number,
+  endMs: number,
+  ended: AttemptEnd,
+  worker: number,
+  serviceMs: number,
+  respondedMs: number,
+  replica?: number,
+): string {
+  // Positional arguments, not an AttemptRecord: this runs once per attempt on the server's hot path.
+  const start = Number.isNaN(startMs) ? '' : startMs.toFixed(3);
+  const responded = Number.isNaN(respondedMs) ? '' : respondedMs.toFixed(3);
+  const line = `${call},${attempt},${enqueueMs.toFixed(3)},${start},${endMs.toFixed(3)},${ended},${worker},${serviceMs.toFixed(3)},${responded}`;
+  return replica === undefined ? line : `${line},${replica}`;
+}
+
+// The line above is written by hand for speed; this guards its column order against the field list.
+if (
+  ATTEMPT_FIELDS.join(',') !== 'call,attempt,enqueue_ms,start_ms,end_ms,ended,worker,service_ms,responded_ms'
+) {
+  throw new Error('contract/attempt-line.ts: ATTEMPT_FIELDS changed; update attemptLine to match');
+}

@@ -1,0 +1,21 @@
+// The writer of one calls record: a CallRecord as its CSV line (CALL_FIELDS order), as the load generator
+// puts it in the calls stream and the drain copies it, unchanged, into raw/<slug>.calls.csv.
+
+import type { CallOutcome } from './records.ts';
+
+/** One measured call as the CSV line of the calls stream (CALL_FIELDS order), times with µs precision. */
+export function callLine(
+  call: number,
+  intendedMs: number,
+  sendLagMs: number,
+  latencyMs: number,
+  outcome: CallOutcome,
+  attempts: number,
+  skipped: number,
+  winner: number,
+  winnerWrittenMs: number,
+): string {
+  // Positional arguments, not a CallRecord: this runs once per call on the generator's hot path.
+  const written = Number.isNaN(winnerWrittenMs) ? '' : winnerWrittenMs.toFixed(3);
+  return `${call},${intendedMs.toFixed(3)},${sendLagMs.toFixed(3)},${latencyMs.toFixed(3)},${outcome},${attempts},${skipped},${winner},${written}`;
+}

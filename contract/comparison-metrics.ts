@@ -1,0 +1,63 @@
+// The names comparison.csv carries: the compared metrics, the verdicts, and the decimals each metric is
+// written with. The rules that decide a verdict stay in analysis/judge/verdict.ts; this is only the format.
+
+import { LATENCY_METRICS, type LatencyMetric, perLatencyMetric } from './latency-metrics.ts';
+
+const LATENCY_NAMES: readonly LatencyMetric[] = LATENCY_METRICS.map((m) => m.name);
+
+/** The metrics compared, in comparison.csv order: the latency metrics (contract/latency-metrics.ts), then rates. */
+export const METRICS = [
+  ...LATENCY_NAMES,
+  'requests_per_call',
+  'utilization',
+  'rejected_rate',
+  'collapse',
+] as const;
+/**
+ * The metrics compared for a foreign service (the matrix's `target.url`): only what a client can see, so
+ * the hedge rate takes the place of utilisation (which needs the server's own records).
+ */
+export const CLIENT_METRICS = [
+  ...LATENCY_NAMES,
+  'requests_per_call',
+  'hedge_rate',
+  'rejected_rate',
+  'collapse',
+] as const;
+/** One compared metric. */
+export type Metric = (typeof METRICS)[number] | (typeof CLIENT_METRICS)[number];
+
+/**
+ * `agrees` / `diverges`: the rule of the metric. `both-collapsed`, `collapse-mismatch`, `invalid` apply to
+ * every metric of a point. `missing`: a side (or the value) is absent, e.g. the real point failed.
+ * `calibration`: a row of the calibration point, which sets the allowance instead of being judged.
+ */
+export type Verdict =
+  | 'agrees'
+  | 'diverges'
+  | 'both-collapsed'
+  | 'collapse-mismatch'
+  | 'invalid'
+  | 'missing'
+  | 'calibration';
+
+/** Every verdict, in the order summaries list them. */
+export const VERDICTS: readonly Verdict[] = [
+  'agrees',
+  'diverges',
+  'both-collapsed',
+  'collapse-mismatch',
+  'invalid',
+  'missing',
+  'calibration',
+];
+
+/** Decimals each metric is written with; verdicts are computed on these rounded values. */
+export const METRIC_DECIMALS: Readonly<Record<Metric, number>> = Object.freeze({
+  ...perLatencyMetric((m) => m.decimals),
+  requests_per_call: 4,
+  utilization: 4,
+  rejected_rate: 5,
+  hedge_rate: 4,
+  collapse: 0,
+});
