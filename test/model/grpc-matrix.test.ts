@@ -9,7 +9,9 @@ import { POINTS_HEADER, parsePointsCsv, rowKey } from '../../contract/index.ts';
 import { A6HedgePolicy, ManualClock } from '../../library/index.ts';
 import {
   buildPipeline,
+  calibrationGroup,
   calibrationPoint,
+  calibrationPoints,
   expandMatrix,
   grpcServiceConfig,
   MatrixInvalidError,
@@ -79,6 +81,27 @@ describe('transport and hedger dimensions', () => {
     expect(
       calibrationPoint(parseMatrix({ ...base, calibration: { load: 0.1, calls: 100 } }))?.dims,
     ).toBeUndefined();
+  });
+
+  it('a matrix of two transports gets a calibration point over each, each the group of its own points', () => {
+    const m = parseMatrix({ ...base, timeScale: [1, 5], calibration: { load: 0.1, calls: 100 } });
+    const cals = calibrationPoints(m);
+    expect(cals.map(pointKey)).toEqual([
+      'no hedge|0.10|propagate|1',
+      'no hedge|0.10|propagate|1|t=grpc',
+      'no hedge|0.10|propagate|1|x=5',
+      'no hedge|0.10|propagate|1|t=grpc|x=5',
+    ]);
+    expect(cals.map(calibrationGroup)).toEqual(['1|http1', '1|grpc', '5|http1', '5|grpc']);
+    // Every point of the matrix has its own transport's and scale's calibration point.
+    const groups = new Set(cals.map(calibrationGroup));
+    for (const p of expandMatrix(m)) expect(groups.has(calibrationGroup(p))).toBe(true);
+    // One transport: one calibration point a scale, as before.
+    expect(
+      calibrationPoints(
+        parseMatrix({ ...base, transport: ['grpc'], calibration: { load: 0.1, calls: 100 } }),
+      ).map(pointKey),
+    ).toEqual(['no hedge|0.10|propagate|1|t=grpc']);
   });
 
   it('a grpc-js configuration is predicted by the library A6 policy; its service config says the same', () => {
