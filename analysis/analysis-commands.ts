@@ -3,6 +3,7 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { RUN_FILES } from '../contract/index.ts';
 import { writeClaims } from './claims/index.ts';
 import { RunFolderArgumentError } from './errors.ts';
 import { applyGate, comparisonJson, gateError, parseFailOn } from './judge/gate.ts';
@@ -93,7 +94,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     const r = await writeReport(resolve(argv.run));
     printNotes(r.analysis.notes);
     process.stdout.write(`${r.summaryLine}\n`);
-    process.stderr.write(`wrote ${r.files.length} files; open ${resolve(argv.run, 'report.html')}\n`);
+    process.stderr.write(`wrote ${r.files.length} files; open ${resolve(argv.run, RUN_FILES.reportHtml)}\n`);
   },
 };
 

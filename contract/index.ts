@@ -126,5 +126,6 @@ export {
 } from './records.ts';
 export { pointRedisKeys, redisKeys } from './redis-keys.ts';
 export { RowBuilder, type RowContext } from './row-builder.ts';
+export { RUN_FILES } from './run-files.ts';
 export { type TargetConfig, type TargetConfigPatch, targetConfigSchema } from './target-config.ts';
 export { formatWorkReply, parseWorkReply, serverMsOfReply, type WorkReply } from './work-reply.ts';

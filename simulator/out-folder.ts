@@ -3,8 +3,8 @@
 
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { RUN_FILES } from '../contract/index.ts';
 import { SimOptionError } from './errors.ts';
-import { SIM_FILES } from './simulate.ts';
 
 /** Refuses an output path that is a file, holds a run or another simulation, or cannot be written; creates it. */
 export function prepareSimOut(dir: string): void {
@@ -14,12 +14,12 @@ export function prepareSimOut(dir: string): void {
         `--out ${dir} is a file, not a folder; pass --out with a new folder (e.g. results/my-sim)`,
       );
     }
-    if (existsSync(join(dir, 'manifest.json'))) {
+    if (existsSync(join(dir, RUN_FILES.manifest))) {
       throw new SimOptionError(
         `--out ${dir} holds a run of \`hedgebench run\`; simulating into it would replace its points.csv and lose its real rows. Pass --out with a new folder (its own simulated rows are in its sim.csv)`,
       );
     }
-    const taken = [SIM_FILES.points, SIM_FILES.evidence].filter((f) => existsSync(join(dir, f)));
+    const taken = [RUN_FILES.points, RUN_FILES.simEvidence].filter((f) => existsSync(join(dir, f)));
     if (taken.length > 0) {
       throw new SimOptionError(
         `--out ${dir} already holds a simulation (${taken.join(', ')}); pass --out with a new folder, or delete that one first`,

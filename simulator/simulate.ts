@@ -2,7 +2,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatPointsCsv } from '../contract/index.ts';
+import { formatPointsCsv, RUN_FILES } from '../contract/index.ts';
 import { expandMatrix, type Matrix } from '../model/index.ts';
 import { type RunPointsOptions, runPoints } from './matrix-runner.ts';
 import type { SimResult } from './run-point.ts';
@@ -15,9 +15,6 @@ export interface SimulateOutcome {
   evidencePath: string;
   tables: string;
 }
-
-/** File names inside the output folder. */
-export const SIM_FILES = { points: 'points.csv', evidence: 'sim-evidence.json' } as const;
 
 /**
  * Simulates every point of `matrix` and writes `<outDir>/points.csv` (sim rows) and
@@ -32,8 +29,8 @@ export async function simulateMatrix(
   const results = await runPoints(points, options);
   const rows = results.map((r) => r.row);
   mkdirSync(outDir, { recursive: true });
-  const pointsCsvPath = join(outDir, SIM_FILES.points);
-  const evidencePath = join(outDir, SIM_FILES.evidence);
+  const pointsCsvPath = join(outDir, RUN_FILES.points);
+  const evidencePath = join(outDir, RUN_FILES.simEvidence);
   writeFileSync(pointsCsvPath, formatPointsCsv(rows));
   const evidence = {
     matrix: matrix.name,

@@ -10,6 +10,7 @@ import {
   LATENCY_METRICS,
   type PointRow,
   parsePointsCsv,
+  RUN_FILES,
   rowKey,
 } from '../../contract/index.ts';
 import { RunFolderError } from '../errors.ts';
@@ -98,12 +99,12 @@ interface SimEvidence {
 }
 
 function readSimulation(dir: string): ClaimsInput {
-  const points = join(dir, 'points.csv');
+  const points = join(dir, RUN_FILES.points);
   let parsed: PointRow[];
   let evidence: SimEvidence;
   try {
     parsed = parsePointsCsv(readFileSync(points, 'utf8'));
-    evidence = JSON.parse(readFileSync(join(dir, 'sim-evidence.json'), 'utf8')) as SimEvidence;
+    evidence = JSON.parse(readFileSync(join(dir, RUN_FILES.simEvidence), 'utf8')) as SimEvidence;
   } catch (err) {
     throw new RunFolderError(
       `${dir} is not a readable simulation folder (${(err as Error).message}); rerun \`hedgebench simulate --out ${dir}\``,
@@ -131,12 +132,12 @@ export function readClaimsInput(dir: string): ClaimsInput {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new RunFolderError(`${dir} is not a folder; pass a run folder, e.g. results/<run>`);
   }
-  if (existsSync(join(dir, 'manifest.json'))) {
+  if (existsSync(join(dir, RUN_FILES.manifest))) {
     const a = analyzeRun(dir);
     const { rows, notes } = claimRowsOfRun(a, readPointsCsv(dir));
     return { kind: 'run', rows, sources: sourcesOf(rows), notes: [...a.notes, ...notes] };
   }
-  if (existsSync(join(dir, 'points.csv')) && existsSync(join(dir, 'sim-evidence.json'))) {
+  if (existsSync(join(dir, RUN_FILES.points)) && existsSync(join(dir, RUN_FILES.simEvidence))) {
     return readSimulation(dir);
   }
   throw new RunFolderError(

@@ -1,7 +1,7 @@
 // `hedgebench claims` as a function: a folder in, claims.csv written there, the printed text returned.
 
 import { join } from 'node:path';
-import { formatClaimsCsv } from '../../contract/index.ts';
+import { formatClaimsCsv, RUN_FILES } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../runtime/index.ts';
 import type { ClaimResult } from './claim-row.ts';
 import { readClaimsInput } from './claims-input.ts';
@@ -22,7 +22,7 @@ export interface ClaimsOutcome {
 export function writeClaims(dir: string): ClaimsOutcome {
   const input = readClaimsInput(dir);
   const results = evaluateClaims(input.rows, input.sources);
-  const file = join(dir, 'claims.csv');
+  const file = join(dir, RUN_FILES.claims);
   writeFileAtomicSync(file, formatClaimsCsv(results));
   const text = formatClaimsTable(CLAIMS, results, input.sources);
   return { results, sources: input.sources, text, notes: input.notes, file };

@@ -15,6 +15,7 @@ import {
   parsePointsCsv,
   perLatencyMetric,
   pointKey,
+  RUN_FILES,
   rowKey,
 } from '../../contract/index.ts';
 import { calibrationCandidates } from '../../model/index.ts';
@@ -60,7 +61,7 @@ export interface RunAnalysis {
 
 function readSimCache(runDir: string): PointRow[] {
   // The orchestrator caches simulated rows in sim.csv; points.csv is authoritative, sim.csv fills gaps.
-  const path = join(runDir, 'sim.csv');
+  const path = join(runDir, RUN_FILES.sim);
   if (!existsSync(path)) return [];
   try {
     return parsePointsCsv(readFileSync(path, 'utf8')).filter((r) => r.source === 'sim');

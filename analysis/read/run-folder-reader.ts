@@ -8,6 +8,7 @@ import {
   type PointRow,
   parseManifest,
   parsePointsCsv,
+  RUN_FILES,
 } from '../../contract/index.ts';
 import { type Matrix, parseMatrix } from '../../model/index.ts';
 import { RunFolderError } from '../errors.ts';
@@ -22,7 +23,7 @@ export interface RunManifest {
 
 /** Reads and validates results/<run>/manifest.json. */
 export function readManifest(runDir: string): RunManifest {
-  const path = join(runDir, 'manifest.json');
+  const path = join(runDir, RUN_FILES.manifest);
   if (!existsSync(path)) {
     throw new RunFolderError(
       `${path} does not exist; pass a run folder written by \`hedgebench run\` (e.g. results/<run>); \`hedgebench report\` also takes a folder of \`hedgebench simulate\``,
@@ -49,7 +50,7 @@ export function readManifest(runDir: string): RunManifest {
 
 /** Reads results/<run>/points.csv; an empty list when the file does not exist yet. */
 export function readPointsCsv(runDir: string): PointRow[] {
-  const path = join(runDir, 'points.csv');
+  const path = join(runDir, RUN_FILES.points);
   if (!existsSync(path)) return [];
   try {
     return parsePointsCsv(readFileSync(path, 'utf8'));

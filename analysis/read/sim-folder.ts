@@ -12,6 +12,7 @@ import {
   type ManifestPoint,
   type PointRow,
   pointSlug,
+  RUN_FILES,
   rowKey,
 } from '../../contract/index.ts';
 import { type Matrix, parseMatrix } from '../../model/index.ts';
@@ -22,19 +23,16 @@ import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { noSimNet } from '../judge/sim-net.ts';
 import { readPointsCsv } from './run-folder-reader.ts';
 
-/** The file `hedgebench simulate` writes beside points.csv (simulator/simulate.ts, SIM_FILES.evidence). */
-const EVIDENCE = 'sim-evidence.json';
-
 /** True for a folder `hedgebench simulate` wrote: no manifest.json, and a points.csv. */
 export function isSimulationFolder(dir: string): boolean {
-  return !existsSync(join(dir, 'manifest.json')) && existsSync(join(dir, 'points.csv'));
+  return !existsSync(join(dir, RUN_FILES.manifest)) && existsSync(join(dir, RUN_FILES.points));
 }
 
 const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
 
 function matrixName(dir: string): string {
   try {
-    const ev = JSON.parse(readFileSync(join(dir, EVIDENCE), 'utf8')) as { matrix?: unknown };
+    const ev = JSON.parse(readFileSync(join(dir, RUN_FILES.simEvidence), 'utf8')) as { matrix?: unknown };
     if (typeof ev.matrix === 'string' && ev.matrix !== '') return ev.matrix;
   } catch {
     // No evidence file (or not JSON): the folder's name serves.
@@ -45,7 +43,7 @@ function matrixName(dir: string): string {
 /** Reads a simulate folder as a RunAnalysis with sim rows only (no comparison, no calibration). */
 export function analyzeSimulation(dir: string): RunAnalysis {
   const rows = readPointsCsv(dir);
-  const path = join(dir, 'points.csv');
+  const path = join(dir, RUN_FILES.points);
   if (rows.length === 0) throw new RunFolderError(`${path} has no rows; run \`hedgebench simulate\` again`);
   const real = rows.filter((r) => r.source !== 'sim');
   if (real.length > 0) {

@@ -12,6 +12,7 @@ import {
   formatLoad,
   formatPointsCsv,
   parsePointsCsv,
+  RUN_FILES,
 } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../runtime/index.ts';
 import { formatCalibrationLine } from '../judge/calibration.ts';
@@ -49,7 +50,7 @@ export function comparisonText(a: RunAnalysis): string {
  * columns of every row stay in the header. Null when the file would not change.
  */
 function pointsWithSimNet(a: RunAnalysis, rewritePoints: boolean): string | null {
-  const path = join(a.runDir, 'points.csv');
+  const path = join(a.runDir, RUN_FILES.points);
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const before = rewritePoints ? recomputedPointRows(a) : text === '' ? [] : parsePointsCsv(text);
   const rows = [...before.filter((r) => r.source !== 'sim+net'), ...a.simNet.rows];
@@ -68,26 +69,26 @@ export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean
   const files: string[] = [];
   const points = pointsWithSimNet(analysis, opts.rewritePoints === true);
   if (points !== null) {
-    const path = join(runDir, 'points.csv');
+    const path = join(runDir, RUN_FILES.points);
     writeFileAtomicSync(path, points);
     files.push(path);
   }
-  const csv = join(runDir, 'comparison.csv');
+  const csv = join(runDir, RUN_FILES.comparison);
   writeFileAtomicSync(csv, formatComparisonCsv(analysis.comparison));
   files.push(csv);
   // sim+net in a file of its own: comparison.csv stays sim against real, as it was before sim+net.
-  const net = join(runDir, 'comparison-net.csv');
+  const net = join(runDir, RUN_FILES.comparisonNet);
   if (analysis.simNet.comparison.length > 0) {
     writeFileAtomicSync(net, formatComparisonCsv(analysis.simNet.comparison));
     files.push(net);
   } else rmSync(net, { force: true });
   const attribution = attributionOf(analysis);
   if (attribution.length > 0) {
-    const path = join(runDir, 'attribution.csv');
+    const path = join(runDir, RUN_FILES.attribution);
     writeFileAtomicSync(path, formatAttributionCsv(attribution));
     files.push(path);
   }
-  const txt = join(runDir, 'comparison.txt');
+  const txt = join(runDir, RUN_FILES.comparisonText);
   writeFileAtomicSync(txt, comparisonText(analysis));
   files.push(txt);
   return {

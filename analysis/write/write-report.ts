@@ -2,7 +2,7 @@
 
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoad } from '../../contract/index.ts';
+import { formatLoad, RUN_FILES } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../runtime/index.ts';
 import { agreementData, agreementSpec } from '../charts/agreement-chart.ts';
 import {
@@ -134,7 +134,7 @@ export async function renderCharts(a: RunAnalysis): Promise<{ refs: ChartRef[]; 
 
 /** Writes charts/*.svg (dropping charts of an earlier report that this one no longer draws). */
 function writeCharts(runDir: string, svgs: ReadonlyMap<string, string>, files: string[]): void {
-  const chartsDir = join(runDir, 'charts');
+  const chartsDir = join(runDir, RUN_FILES.charts);
   mkdirSync(chartsDir, { recursive: true });
   // Charts of an earlier report that this one no longer draws would mislead; drop them.
   for (const f of readdirSync(chartsDir)) {
@@ -158,9 +158,9 @@ async function writePages(
   const { refs, svgs } = await renderCharts(a);
   writeCharts(a.runDir, svgs, files);
   const blocks = blocksOf(refs);
-  const md = join(a.runDir, 'report.md');
+  const md = join(a.runDir, RUN_FILES.reportMd);
   writeFileAtomicSync(md, toMarkdown(blocks));
-  const html = join(a.runDir, 'report.html');
+  const html = join(a.runDir, RUN_FILES.reportHtml);
   writeFileAtomicSync(html, toHtml(title, blocks, svgs));
   files.push(md, html);
 }

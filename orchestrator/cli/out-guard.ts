@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseManifest } from '../../contract/index.ts';
+import { parseManifest, RUN_FILES } from '../../contract/index.ts';
 import { RunOptionError } from '../errors.ts';
 import type { RunFolder } from '../run/run-folder.ts';
 
@@ -26,7 +26,7 @@ export function checkNewRunFolder(folder: RunFolder): void {
       `${folder.dir} already holds a run; continue it with --resume ${folder.dir}, or choose another --out`,
     );
   }
-  for (const f of ['points.csv', 'sim-evidence.json']) {
+  for (const f of [RUN_FILES.points, RUN_FILES.simEvidence]) {
     if (existsSync(join(folder.dir, f))) {
       throw new RunOptionError(
         `${folder.dir} holds another run's files (${f}, written by \`hedgebench simulate\`); a run would overwrite them. Choose another --out`,

@@ -5,6 +5,7 @@ import { overrideMatrix, pointClients, replicaSetupOf, TIME_SCALE_LADDER } from 
 import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
 import { defaultMatrixPath } from '../paths.ts';
+import { AUTO_PROBE_SCALE } from '../run/auto-time-scale.ts';
 import {
   estimatePlan,
   formatDuration,
@@ -49,7 +50,7 @@ export async function printPlan(o: {
         `${k}: ${formatDuration(estimatePlan(planPoints(overrideMatrix(matrix, { timeScale: k })), lanes).wallMs)}`,
     );
     process.stderr.write(
-      `hedgebench: time scale auto: the run measures one undilated calibration point first and takes the smallest k of ${TIME_SCALE_LADDER.join(', ')} at which this machine's harness delays fit the fidelity thresholds; the estimate below is at k = 1, and at each k: ${at.join(', ')}\n`,
+      `hedgebench: time scale auto: the run first measures one calibration point at time scale ${AUTO_PROBE_SCALE} and takes the smallest k of ${TIME_SCALE_LADDER.join(', ')} at which this machine's harness delays fit the fidelity thresholds; the estimate below is at k = 1, and at each k: ${at.join(', ')}\n`,
     );
   }
   // Settings that change nothing are allowed; the plan says so, as the run does (stderr: stdout is the plan).

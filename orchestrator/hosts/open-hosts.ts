@@ -1,6 +1,7 @@
 // openHosts: turns "no hosts file" (everything local) or a hosts file (SSH) into the Hosts of a run: a
 // target per replica, the load generator and Redis.
 import { join, resolve } from 'node:path';
+import { RUN_FILES } from '../../contract/index.ts';
 import { redactUrl } from '../../runtime/index.ts';
 import { type Host, loadgenHostName, type RedisUrl, type RunHosts, targetHostName } from './host.ts';
 import { type HostsFile, laneHostsFile } from './hosts-file.ts';
@@ -83,7 +84,7 @@ export async function openHosts(
 }
 
 function localHosts(runDir: string, replicas: number, name: (role: string) => string): RunHosts {
-  const work = join(resolve(runDir), 'work');
+  const work = join(resolve(runDir), RUN_FILES.work);
   const host = (role: string) => createLocalHost({ name: name(role), workDir: join(work, name(role)) });
   const targets = Array.from({ length: Math.max(1, replicas) }, (_, r) => host(targetHostName(r)));
   const target = targets[0];

@@ -9,6 +9,7 @@ import {
   writeReport,
 } from '../../analysis/index.ts';
 import type { ClientFigures, PointEntry, PointRow } from '../../contract/index.ts';
+import { RUN_FILES } from '../../contract/index.ts';
 import type { FailOnVerdict, Matrix } from '../../model/index.ts';
 
 /**
@@ -43,12 +44,12 @@ export async function finishAnalysis(runDir: string, failOn?: FailOnVerdict[]): 
   return {
     line: r.summaryLine,
     files: [
-      'comparison.csv',
-      ...written('comparison-net.csv'),
-      ...written('attribution.csv'),
-      'report.md',
-      'report.html',
-      'charts/',
+      RUN_FILES.comparison,
+      ...written(RUN_FILES.comparisonNet),
+      ...written(RUN_FILES.attribution),
+      RUN_FILES.reportMd,
+      RUN_FILES.reportHtml,
+      `${RUN_FILES.charts}/`,
     ],
     gate,
     json: comparisonJson(r.analysis, gate),

@@ -21,6 +21,7 @@ import {
   parseManifest,
   parsePointsCsv,
   RAW_DIR,
+  RUN_FILES,
 } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../runtime/index.ts';
 import { ResultsFolderError, ResumeError } from '../errors.ts';
@@ -41,16 +42,16 @@ export class RunFolder {
   }
 
   get manifestPath(): string {
-    return join(this.dir, 'manifest.json');
+    return join(this.dir, RUN_FILES.manifest);
   }
   get pointsPath(): string {
-    return join(this.dir, 'points.csv');
+    return join(this.dir, RUN_FILES.points);
   }
   get rawDir(): string {
     return join(this.dir, RAW_DIR);
   }
   get logPath(): string {
-    return join(this.dir, 'run.log');
+    return join(this.dir, RUN_FILES.runLog);
   }
   /** Agents this run started (pids), so a resumed run can stop what a killed one left behind. */
   get agentsPath(): string {
@@ -62,7 +63,7 @@ export class RunFolder {
   }
   /** Simulated rows, computed once per run (also across --resume). */
   get simPath(): string {
-    return join(this.dir, 'sim.csv');
+    return join(this.dir, RUN_FILES.sim);
   }
 
   /** True when the folder already holds a run (a manifest). */

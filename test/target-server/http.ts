@@ -1,6 +1,7 @@
 // Test helper: small undici calls against a target server on loopback (JSON in, status + JSON out).
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
+import { parseWorkReply } from '../../contract/index.ts';
 
 /** A response: status and parsed JSON body (or the raw text when not JSON). */
 export interface Reply {
@@ -42,6 +43,11 @@ export async function call(
     dispatcher: agent,
   });
   const text = await res.body.text();
+  // A served attempt's reply is read with the contract's own reader, so every test of /work also checks
+  // that the server writes what the load generator's side of the contract reads.
+  if (res.statusCode === 200 && new URL(url).pathname === '/work') {
+    return { status: res.statusCode, body: parseWorkReply(text), at: performance.now() };
+  }
   let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
