@@ -22,11 +22,16 @@ export function poolThreadLoop(
   const st = new Float64Array(init.stats);
   const mask = init.capacity - 1;
   // hrtime.bigint() allocates a BigInt per read, and garbage here means scavenges that stall this thread; so
-  // read the thread's own performance.now() and shift it onto the main thread's origin once.
-  const p1 = host.perfNow();
-  const h = host.hrtimeMs();
-  const p2 = host.perfNow();
-  const toMain = h - (p1 + p2) / 2 - init.offsetMs;
+  // read the thread's own performance.now() and shift it onto the main thread's origin once, from the
+  // tightest of several brackets (an interrupted one would misplace every time by half its width).
+  let width = Number.POSITIVE_INFINITY;
+  let toMain = 0;
+  for (let i = 0; i < 20; i++) {
+    const p1 = host.perfNow();
+    const h = host.hrtimeMs();
+    const p2 = host.perfNow();
+    if (p2 - p1 < width) [width, toMain] = [p2 - p1, h - (p1 + p2) / 2 - init.offsetMs];
+  }
   const now = (): number => host.perfNow() + toMain;
 
   host.post({ type: 'ready', ...settlePriority(init, host) });

@@ -98,7 +98,7 @@ describe('hedgebench run with replicas, everything on this machine', () => {
     expect(rows.filter((r) => r.source === 'real')).toHaveLength(4);
 
     // Per-replica use: each replica's mean hold is what it was asked to hold (the drawn service times of the
-    // measured calls' attempts it started, the slow one's doubled, checked above) plus the timer's overshoot.
+    // measured calls' attempts it started, the slow one's doubled, checked above) or more: the timer's overshoot.
     // Which calls land on which replica is the balancer's luck, so the two replicas' means are not compared.
     const analysis = analyzeRun(out);
     const replicated = analysis.points.filter((p) => p.replicas !== null);
@@ -111,11 +111,13 @@ describe('hedgebench run with replicas, everything on this machine', () => {
       const measured = new Set(readCallsCsv(join(out, 'raw', `${slug}.calls.csv`)).call);
       const a = readAttemptsCsv(join(out, 'raw', `${slug}.attempts.csv`));
       const asked = [0, 0];
+      const held = [0, 0];
       const started = [0, 0];
       for (let i = 0; i < a.n; i++) {
         if (!measured.has(a.call[i]) || !Number.isFinite(a.startMs[i]) || !Number.isFinite(a.endMs[i]))
           continue;
         asked[a.replica![i]] += a.serviceMs[i];
+        held[a.replica![i]] += a.endMs[i] - a.startMs[i];
         started[a.replica![i]]++;
       }
       const [slow, fast] = p.replicas!;
@@ -124,7 +126,8 @@ describe('hedgebench run with replicas, everything on this machine', () => {
       for (const r of p.replicas!) {
         const meanAsked = asked[r.replica] / started[r.replica];
         expect(r.meanHoldMs!).toBeGreaterThanOrEqual(meanAsked - 0.01);
-        expect(r.meanHoldMs!).toBeLessThan(meanAsked + 5);
+        // The overshoot above it is the machine's; the mean itself is the records' (end − start) mean.
+        expect(r.meanHoldMs!).toBeCloseTo(held[r.replica] / started[r.replica], 6);
         expect(r.utilization!).toBeGreaterThan(0);
       }
     }
