@@ -11,21 +11,19 @@ import {
 } from '../../contract/index.ts';
 import { HedgebenchError } from '../../library/index.ts';
 import {
-  calibrationGroup,
   calibrationPoints,
   describeTransport,
   expandMatrix,
   type Matrix,
   type Point,
   type TransportParams,
-  timeScaleOf,
 } from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
 import { type Calibration, calibrationFromRows } from './calibration.ts';
 import { type ComparisonSummary, calibrationRows, comparePoint, summarize } from './compare.ts';
 import { type MeasuredTransport, measuredTransport } from './net-transport.ts';
 import type { PointAnalysis } from './point-analysis.ts';
-import type { TimeScaleCalibration } from './time-scale-calibration.ts';
+import { calibrationFor, type TimeScaleCalibration } from './time-scale-calibration.ts';
 
 /** The sim+net side of a run. */
 export interface SimNetAnalysis {
@@ -51,22 +49,12 @@ export function entryPoint(entry: ManifestPoint, matrix: Matrix): Point | null {
   return point ? { ...point, calls: entry.calls } : null;
 }
 
-/** The first entry of `byGroup` at the point's time scale: a point over a transport with no calibration of its own. */
-function firstOfScale<T>(
-  byGroup: ReadonlyMap<string, T>,
-  entry: { dims?: ManifestPoint['dims'] },
-): T | undefined {
-  const prefix = `${timeScaleOf(entry)}|`;
-  for (const [group, v] of byGroup) if (group.startsWith(prefix)) return v;
-  return undefined;
-}
-
 /** The sim+net calibration a point is judged with, as calibrationOf chooses sim's. */
 export function simNetCalibrationOf(
   a: SimNetAnalysis,
   entry: { dims?: ManifestPoint['dims'] },
 ): Calibration | null {
-  return a.calibrations.get(calibrationGroup(entry)) ?? firstOfScale(a.calibrations, entry) ?? a.calibration;
+  return calibrationFor(a.calibrations, entry) ?? a.calibration;
 }
 
 function message(err: unknown): string {
@@ -117,7 +105,7 @@ export function analyzeSimNet(
   const cals = [...byK.values()].map((c) => c.cal);
   const all = [...cals.filter((c) => !points.includes(c)), ...points];
   for (const p of all) {
-    const at = byK.get(calibrationGroup(p.entry)) ?? firstOfScale(byK, p.entry);
+    const at = calibrationFor(byK, p.entry);
     if (!p.real || at === undefined) continue;
     const point = entryPoint(p.entry, matrix);
     if (!point) {

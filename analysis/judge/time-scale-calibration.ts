@@ -7,6 +7,7 @@ import {
   calibrationCandidates,
   calibrationGroup,
   type Matrix,
+  type PointDims,
   type Transport,
   timeScaleOf,
   transportOf,
@@ -25,19 +26,28 @@ export interface TimeScaleCalibration {
 }
 
 /**
- * The calibration a point is judged with: its own time scale's and transport's; else its time scale's first
- * (a grpc-js point of a matrix that lists no gRPC transport); else the run's first.
+ * The calibration a point is judged with, from calibrations by calibrationGroup (in run order): its own time
+ * scale's and transport's; else its time scale's first (a grpc-js point of a matrix that lists no gRPC
+ * transport); undefined when its scale has none. Sim and sim+net both choose with it.
  */
+export function calibrationFor<T>(
+  byGroup: ReadonlyMap<string, T>,
+  entry: { dims?: PointDims },
+): T | undefined {
+  const own = byGroup.get(calibrationGroup(entry));
+  if (own !== undefined && own !== null) return own;
+  const prefix = `${timeScaleOf(entry)}|`;
+  for (const [group, v] of byGroup) if (group.startsWith(prefix) && v !== null) return v;
+  return undefined;
+}
+
+/** The calibration sim judges a point with (calibrationFor; the run's first when its scale has none). */
 export function calibrationOf(
   a: { calibrations: TimeScaleCalibration[]; calibration: Calibration | null },
   p: Pick<PointAnalysis, 'entry'>,
 ): Calibration | null {
-  const group = calibrationGroup(p.entry);
-  const k = timeScaleOf(p.entry);
   return (
-    a.calibrations.find((c) => c.group === group)?.calibration ??
-    a.calibrations.find((c) => c.k === k)?.calibration ??
-    a.calibration
+    calibrationFor(new Map(a.calibrations.map((c) => [c.group, c.calibration])), p.entry) ?? a.calibration
   );
 }
 

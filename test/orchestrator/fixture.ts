@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { execa, type Options } from 'execa';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
+import { readAttemptsCsv, readCallsCsv } from '../../analysis/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
 
 /** The package root and the CLI bundle the tests run. */
@@ -138,3 +139,28 @@ export function localRunSuite(prefix?: string): LocalRunSuite {
 
 /** An output stream that swallows what a run prints (the tests read its files instead). */
 export const QUIET = { write: () => true };
+
+/**
+ * Each replica's mean asked hold (the drawn service times) and mean measured hold (end − start) over the
+ * attempts of measured calls it started, model ms (raw wall ms ÷ k): what a replica's meanHoldMs is checked
+ * against. Which calls land on which replica is the balancer's luck, so replicas are not compared.
+ */
+export function replicaHoldMeans(
+  paths: { calls: string; attempts: string },
+  replicas: number,
+  k = 1,
+): { askedMs: number[]; heldMs: number[] } {
+  const measured = new Set(readCallsCsv(paths.calls).call);
+  const a = readAttemptsCsv(paths.attempts);
+  const asked = new Array<number>(replicas).fill(0);
+  const held = new Array<number>(replicas).fill(0);
+  const started = new Array<number>(replicas).fill(0);
+  for (let i = 0; i < a.n; i++) {
+    if (!measured.has(a.call[i]) || !Number.isFinite(a.startMs[i]) || !Number.isFinite(a.endMs[i])) continue;
+    const r = a.replica?.[i] ?? 0;
+    asked[r] += a.serviceMs[i] / k;
+    held[r] += (a.endMs[i] - a.startMs[i]) / k;
+    started[r]++;
+  }
+  return { askedMs: asked.map((x, r) => x / started[r]), heldMs: held.map((x, r) => x / started[r]) };
+}

@@ -28,7 +28,7 @@ import {
   serviceTimeMs,
 } from '../../model/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
-import { localRunSuite, QUIET } from './fixture.ts';
+import { localRunSuite, QUIET, replicaHoldMeans } from './fixture.ts';
 
 const suite = localRunSuite('hb-x-');
 
@@ -171,25 +171,14 @@ describe('replicas and gRPC at time scale 5', () => {
     // Mean hold in model ms: what each replica was asked to hold (the draws of the measured calls' attempts
     // it started, ÷ 5) plus the timer's overshoot — not 5 × it, nor ÷ 5 again. Which calls land on which
     // replica is the balancer's luck, so the two replicas' means are not compared with each other.
-    const measured = new Set(readCallsCsv(paths.calls).call);
-    const askedMs = [0, 0];
-    const heldMs = [0, 0];
-    const started = [0, 0];
-    for (let i = 0; i < a.n; i++) {
-      if (!measured.has(a.call[i]) || !Number.isFinite(a.startMs[i]) || !Number.isFinite(a.endMs[i]))
-        continue;
-      askedMs[a.replica![i]] += a.serviceMs[i] / 5;
-      heldMs[a.replica![i]] += (a.endMs[i] - a.startMs[i]) / 5;
-      started[a.replica![i]]++;
-    }
+    const means = replicaHoldMeans(paths, 2, 5);
     const [p] = analyzeRun(runDir).points;
     const [slow, fast] = p.replicas!;
     expect(slow.slow).toBe(true);
     expect(fast.slow).toBe(false);
     for (const r of p.replicas!) {
-      const meanAsked = askedMs[r.replica] / started[r.replica];
-      expect(r.meanHoldMs!).toBeGreaterThanOrEqual(meanAsked - 0.01);
-      expect(r.meanHoldMs!).toBeCloseTo(heldMs[r.replica] / started[r.replica], 6);
+      expect(r.meanHoldMs!).toBeGreaterThanOrEqual(means.askedMs[r.replica] - 0.01);
+      expect(r.meanHoldMs!).toBeCloseTo(means.heldMs[r.replica], 6);
     }
     const report = readFileSync(join(runDir, 'report.md'), 'utf8');
     expect(report).toMatch(/\| replica \| attempts \| utilisation \| sim utilisation \|/);
