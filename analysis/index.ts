@@ -14,6 +14,7 @@ export {
   type HarnessDelays,
   harnessDelays,
   type TimeScaleChoice,
+  worstDelays,
 } from './judge/time-scale-choice.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
 export { readRealPoint, realRowFromRaw } from './read/real-row.ts';

@@ -5,7 +5,7 @@
 // p99 ≤ 2 ms at every non-collapsed point, no point invalid, ≥ 90 % of the metrics of non-collapsed points
 // `agrees`. Measure with nothing else running.
 //
-//   npx tsx bench/fidelity.ts [--reps 3] [--matrix experiments/quick.json] [--calls N] [--time-scale K]
+//   npx tsx bench/fidelity.ts [--reps 3] [--matrix experiments/quick.json] [--calls N] [--seed S] [--time-scale K]
 //                             [--lanes N] [--hosts hosts.json] [--keep]
 //
 // Latencies are in model ms (a dilated run's wall-clock ms ÷ k, docs/time-scale.md); "cores" is the whole
@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     reps: { type: 'string', default: '3' },
     matrix: { type: 'string', default: 'experiments/quick.json' },
     calls: { type: 'string' },
+    seed: { type: 'string' },
     'time-scale': { type: 'string' },
     lanes: { type: 'string' },
     hosts: { type: 'string' },
@@ -46,6 +47,7 @@ for (let r = 1; r <= reps; r++) {
   const out = join(base, `run-${r}`);
   const extra = [
     ...(args.calls ? ['--calls', args.calls] : []),
+    ...(args.seed ? ['--seed', args.seed] : []),
     ...(args['time-scale'] ? ['--time-scale', args['time-scale']] : []),
     ...(args.lanes ? ['--lanes', args.lanes] : []),
     ...(args.hosts ? ['--hosts', resolve(args.hosts)] : []),

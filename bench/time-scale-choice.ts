@@ -1,28 +1,35 @@
-// How steady `timeScale: "auto"` is: measures the undilated probe point of a matrix (default the quick
-// preset) R times, as `hedgebench run --time-scale auto` does before its points, and prints each choice with
-// its evidence. Goal (issue 24): the same k every time on a quiet machine. Starts its own local Redis.
+// How steady `timeScale: "auto"` is: measures the probe of a matrix (default the quick preset) R times, as
+// `hedgebench run --time-scale auto` does before its points (at k = 2, on as many lanes at once as the run
+// may use, or --lanes N), and prints each choice with its evidence. Goal (issue 24): the same k every time
+// on a quiet machine. Starts its own local Redis.
 //
-//   npx tsx bench/time-scale-choice.ts [--reps 3] [--matrix experiments/quick.json]
+//   npx tsx bench/time-scale-choice.ts [--reps 3] [--matrix experiments/quick.json] [--lanes N]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRun, loadMatrixFile, measureTimeScale } from '../orchestrator/index.ts';
+import { autoProbeLanes, createRun, loadMatrixFile, measureTimeScale } from '../orchestrator/index.ts';
 
 const { values: args } = parseArgs({
   options: {
     reps: { type: 'string', default: '3' },
     matrix: { type: 'string', default: 'experiments/quick.json' },
+    lanes: { type: 'string' },
   },
 });
 const repo = resolve(import.meta.dirname, '..');
 const matrix = await loadMatrixFile(resolve(repo, args.matrix));
 const quiet = { write: () => true };
+const lanes = await autoProbeLanes(
+  matrix,
+  { lanes: args.lanes === undefined ? undefined : Number(args.lanes) },
+  undefined,
+);
 console.log(
-  `# bench/time-scale-choice.ts — ${args.matrix}, ${args.reps} probes, ${new Date().toISOString()}`,
+  `# bench/time-scale-choice.ts — ${args.matrix}, ${args.reps} probes on ${lanes} lanes, ${new Date().toISOString()}`,
 );
 const ks: number[] = [];
 for (let r = 1; r <= Number(args.reps); r++) {
   const t0 = Date.now();
-  const choice = await measureTimeScale(matrix, { stderr: quiet, stdout: quiet }, repo, createRun);
+  const choice = await measureTimeScale(matrix, { stderr: quiet, stdout: quiet }, repo, createRun, lanes);
   ks.push(choice.k);
   console.log(`probe ${r} (${((Date.now() - t0) / 1000).toFixed(0)} s): ${choice.reason}`);
 }

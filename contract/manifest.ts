@@ -74,7 +74,14 @@ export interface Manifest {
   /** Lanes the run measures on (points in parallel, one per lane), when more than one. */
   lanes?: number;
   /** What `timeScale: "auto"` chose before the points, and the harness delays it measured (wall ms). */
-  timeScaleChoice?: { k: number; reason: string; quiet: boolean; delays: Record<string, number | null> };
+  timeScaleChoice?: {
+    k: number;
+    reason: string;
+    quiet: boolean;
+    delays: Record<string, number | null>;
+    /** Lanes the probe measured at once (absent in runs before 2026-12-02: one). */
+    lanes?: number;
+  };
   /**
    * Set at the end: the CPU of the machine the orchestrator ran on over the last session's points, busy cores
    * on average out of `cores` (everything on it counts: lanes, Redis, and anything else running).

@@ -1,5 +1,5 @@
 // The orchestrator's public surface: `hedgebench run` and the run factory tests and tools call.
-export { measureTimeScale } from './run/auto-time-scale.ts';
+export { autoProbeLanes, measureTimeScale } from './run/auto-time-scale.ts';
 export { loadMatrixFile, planPoints } from './run/plan.ts';
 export { formatProgress, type ProgressState } from './run/progress.ts';
 export { createRun } from './run/run.ts';

@@ -12,7 +12,7 @@ import {
   timeScaleOf,
   transportOf,
 } from '../../model/index.ts';
-import { type Calibration, calibrationFromRows } from './calibration.ts';
+import { type Calibration, calibrationFromRows, formatCalibrationLine } from './calibration.ts';
 import type { PointAnalysis } from './point-analysis.ts';
 
 /** The calibration point of one time scale and transport, and what it measured. */
@@ -49,6 +49,27 @@ export function calibrationOf(
   return (
     calibrationFor(new Map(a.calibrations.map((c) => [c.group, c.calibration])), p.entry) ?? a.calibration
   );
+}
+
+/**
+ * The calibration lines of a run (comparison.txt, `compare`'s output, the report's header): one, or with
+ * several calibration points one each, named by what tells them apart (`time scale 5, over gRPC: …`).
+ */
+export function calibrationLines(a: {
+  calibrations: TimeScaleCalibration[];
+  calibration: Calibration | null;
+}): string[] {
+  if (a.calibrations.length <= 1) return [formatCalibrationLine(a.calibration)];
+  const varies = (f: (c: TimeScaleCalibration) => unknown) => new Set(a.calibrations.map(f)).size > 1;
+  const byScale = varies((c) => c.k);
+  const byWire = varies((c) => c.transport);
+  return a.calibrations.map((c) => {
+    const label = [
+      byScale ? `time scale ${c.k}` : '',
+      byWire ? `over ${c.transport === 'grpc' ? 'gRPC' : 'HTTP/1.1'}` : '',
+    ].filter((x) => x !== '');
+    return `${label.length > 0 ? `${label.join(', ')}: ` : ''}${formatCalibrationLine(c.calibration)}`;
+  });
 }
 
 /**

@@ -24,6 +24,22 @@ export interface TimeScaleChoice {
   reason: string;
   /** False when even the ladder's largest k leaves a delay above its margin. */
   quiet: boolean;
+  /** How many lanes the probe measured at once; `delays` is the worst of them. */
+  lanes: number;
+}
+
+/** Each delay's worst over the probe's lanes (null where no lane measured it). */
+export function worstDelays(ds: readonly HarnessDelays[]): HarnessDelays {
+  const worst = (f: keyof HarnessDelays) => {
+    const v = ds.map((d) => d[f]).filter((x): x is number => x !== null);
+    return v.length === 0 ? null : Math.max(...v);
+  };
+  return {
+    sendLagP99Ms: worst('sendLagP99Ms'),
+    transitP99Ms: worst('transitP99Ms'),
+    holdOvershootP99Ms: worst('holdOvershootP99Ms'),
+    responseDelayP99Ms: worst('responseDelayP99Ms'),
+  };
 }
 
 /**
@@ -48,8 +64,11 @@ const CHECKS = [
   ['responseDelayP99Ms', 'response delay'],
 ] as const;
 
-/** The smallest ladder k at which every delay ÷ k ≤ AUTO_MARGIN × its threshold (else the largest k). */
-export function chooseTimeScale(d: HarnessDelays, t: FidelityThresholds): TimeScaleChoice {
+/**
+ * The smallest ladder k at which every delay ÷ k ≤ AUTO_MARGIN × its threshold (else the largest k); `lanes`
+ * is how many lanes the delays were measured on at once (the worst of them, worstDelays).
+ */
+export function chooseTimeScale(d: HarnessDelays, t: FidelityThresholds, lanes = 1): TimeScaleChoice {
   const fits = (k: number) =>
     CHECKS.every(([f]) => d[f] === null || (d[f] as number) / k <= AUTO_MARGIN * t[f]);
   const found = TIME_SCALE_LADDER.find(fits);
@@ -62,10 +81,12 @@ export function chooseTimeScale(d: HarnessDelays, t: FidelityThresholds): TimeSc
     worst === undefined
       ? 'no harness delay was measured'
       : `${worst[1]} p99 here ${(d[worst[0]] as number).toFixed(1)} ms = ${((d[worst[0]] as number) / k).toFixed(2)} model-ms against fidelity.${worst[0]} = ${t[worst[0]]} ms`;
+  const of = lanes > 1 ? `, the worst of ${lanes} lanes measured at once` : '';
   return {
     k,
     delays: d,
     quiet: found !== undefined,
-    reason: `time scale ${k}: ${why}${found === undefined ? ` (still above ${AUTO_MARGIN * 100} % of it at the ladder's largest k)` : ''}`,
+    lanes,
+    reason: `time scale ${k}: ${why}${of}${found === undefined ? ` (still above ${AUTO_MARGIN * 100} % of it at the ladder's largest k)` : ''}`,
   };
 }

@@ -1,10 +1,9 @@
 // The head of a run's report: its title, what the matrix and the machine were, the summary and calibration
 // lines, and what a reader must know about the run (points not measured, notes).
 
-import { formatCalibrationLine } from '../judge/calibration.ts';
 import { formatSummaryLine } from '../judge/compare.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import type { TimeScaleCalibration } from '../judge/time-scale-calibration.ts';
+import { calibrationLines } from '../judge/time-scale-calibration.ts';
 import type { Block } from './report-doc.ts';
 
 /** The title, the run's description, summary and calibration lines, and the run's notes. */
@@ -25,12 +24,7 @@ export function headerBlocks(a: RunAnalysis): Block[] {
       text: `Matrix \`${m.name}\`: ${m.configs.length} configurations × ${m.loads.length} loads × ${m.cancellation.length} cancellation modes × ${m.seeds.length} seeds, ${m.calls} calls per point (the first ${Math.round(m.warmupFraction * 100)} % not measured), ${m.model.workers} workers. Created ${mf.createdAt ?? '?'}, finished ${mf.finishedAt ?? 'not finished'}; git ${mf.gitCommit ?? 'unknown'}; Node ${mf.node ?? '?'}; machine: ${machine}; hosts: ${hosts}.`,
     },
     { kind: 'paragraph', text: `**${formatSummaryLine(a.summary)}**` },
-    ...(a.calibrations.length > 1
-      ? a.calibrations.map((c) => ({ calibration: c.calibration, label: calibrationLabel(a, c) }))
-      : [{ calibration: a.calibration, label: '' }]
-    ).map(
-      (c): Block => ({ kind: 'paragraph', text: `**${c.label}${formatCalibrationLine(c.calibration)}**` }),
-    ),
+    ...calibrationLines(a).map((line): Block => ({ kind: 'paragraph', text: `**${line}**` })),
   ];
   const done = a.points.filter((p) => p.entry.state === 'done').length;
   if (done < a.points.length || a.notes.length > 0) {
@@ -46,15 +40,4 @@ export function headerBlocks(a: RunAnalysis): Block[] {
 /** The title of a run's report (report.md's heading, report.html's <title>). */
 export function reportTitle(a: RunAnalysis): string {
   return `hedgebench report — ${a.manifest.run}`;
-}
-
-/** What tells a run's calibrations apart, e.g. `time scale 5, over gRPC: ` (only what varies is named). */
-function calibrationLabel(a: RunAnalysis, c: TimeScaleCalibration): string {
-  const parts = [
-    new Set(a.calibrations.map((x) => x.k)).size > 1 ? `time scale ${c.k}` : '',
-    new Set(a.calibrations.map((x) => x.transport)).size > 1
-      ? `over ${c.transport === 'grpc' ? 'gRPC' : 'HTTP/1.1'}`
-      : '',
-  ].filter((x) => x !== '');
-  return `${parts.join(', ')}: `;
 }

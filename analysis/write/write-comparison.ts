@@ -15,11 +15,11 @@ import {
   RUN_FILES,
 } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../runtime/index.ts';
-import { formatCalibrationLine } from '../judge/calibration.ts';
 import { formatSummaryLine } from '../judge/compare.ts';
 import { recomputedPointRows } from '../judge/recomputed-point-rows.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
+import { calibrationLines } from '../judge/time-scale-calibration.ts';
 import { attributionRows } from './attribution-csv.ts';
 
 /** What `compare` produced. */
@@ -28,6 +28,7 @@ export interface CompareResult {
   /** Paths written, in order. */
   files: string[];
   summaryLine: string;
+  /** One line per calibration point (several with several time scales or transports). */
   calibrationLine: string;
   /** The sim+net side in one line. */
   simNetLine: string;
@@ -36,11 +37,7 @@ export interface CompareResult {
 /** comparison.txt: the summary, calibration and sim+net lines, then the notes — what `compare` prints. */
 export function comparisonText(a: RunAnalysis): string {
   const notes = a.notes.map((n) => `note: ${n}`);
-  const lines = [
-    formatSummaryLine(a.summary),
-    formatCalibrationLine(a.calibration),
-    formatSimNetLine(a.simNet),
-  ];
+  const lines = [formatSummaryLine(a.summary), ...calibrationLines(a), formatSimNetLine(a.simNet)];
   return `${[...lines, ...notes].join('\n')}\n`;
 }
 
@@ -95,7 +92,7 @@ export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean
     analysis,
     files,
     summaryLine: formatSummaryLine(analysis.summary),
-    calibrationLine: formatCalibrationLine(analysis.calibration),
+    calibrationLine: calibrationLines(analysis).join('\n'),
     simNetLine: formatSimNetLine(analysis.simNet),
   };
 }

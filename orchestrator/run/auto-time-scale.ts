@@ -1,15 +1,31 @@
 // `timeScale: "auto"` on a real run: before the points, one calibration point measures this machine's own
 // harness delays (send lag, transit, hold overshoot, response delay) in wall-clock ms, and the run takes the
 // smallest k of the ladder at which they fall under the fidelity thresholds in model time
-// (analysis/judge/time-scale-choice.ts). The probe is a run of its own, in a temporary folder, on the same hosts.
+// (analysis/judge/time-scale-choice.ts). The probe is a run of its own, in a temporary folder, on the same hosts,
+// on as many lanes at once as the run may use: lanes on one machine add to each other's delays.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chooseTimeScale, harnessDelays, readRealPoint, type TimeScaleChoice } from '../../analysis/index.ts';
+import {
+  chooseTimeScale,
+  harnessDelays,
+  readRealPoint,
+  type TimeScaleChoice,
+  worstDelays,
+} from '../../analysis/index.ts';
 import type { ManifestPoint } from '../../contract/index.ts';
-import { formatLoad, type Matrix, parseMatrix } from '../../model/index.ts';
+import {
+  formatLoad,
+  type Matrix,
+  overrideMatrix,
+  parseMatrix,
+  TIME_SCALE_LADDER,
+} from '../../model/index.ts';
 import { RunOptionError } from '../errors.ts';
+import { loadHostsFile } from '../hosts/index.ts';
+import { laneCountOf } from '../lanes/lanes.ts';
+import { laneDemand, planPoints } from './plan.ts';
 import { RunFolder } from './run-folder.ts';
 import type { Run, RunOptions } from './run-options.ts';
 
@@ -29,12 +45,41 @@ export const AUTO_PROBE_FACTOR = 3;
  */
 export const AUTO_PROBE_SCALE = 2;
 
-/** Measures the harness and chooses the time scale; `create` is createRun (no import cycle). */
+/**
+ * The lanes "auto"'s probe measures at once: with a hosts file, every lane it lists; else as many as the
+ * run would have at the ladder's largest k (the most any k gives), so the k it picks holds on the lanes the
+ * run then gets (never more). One lane's delays under-read a run's: at k = 5 the quick preset's 2 lanes put
+ * transit p99 at 1.7–3.1 model-ms against 2, where one lane agreed; probed on 3 lanes, auto chose 10, 20, 10,
+ * 10 (bench/RESULTS.md).
+ */
+export async function autoProbeLanes(
+  matrix: Matrix,
+  o: Pick<RunOptions, 'lanes'>,
+  hostsPath: string | undefined,
+  cores?: number,
+): Promise<number> {
+  if (hostsPath !== undefined) return (await loadHostsFile(hostsPath)).lanes.length;
+  const largest = TIME_SCALE_LADDER[TIME_SCALE_LADDER.length - 1];
+  return laneCountOf({
+    option: o.lanes,
+    hostsFile: undefined,
+    resumed: undefined,
+    foreign: matrix.target !== undefined,
+    ...laneDemand(planPoints(overrideMatrix(matrix, { timeScale: largest }))),
+    cores,
+  });
+}
+
+/**
+ * Measures the harness on `lanes` lanes at once (one probe point each; with a hosts file, every lane it
+ * lists) and chooses the time scale from the worst lane's delays; `create` is createRun (no import cycle).
+ */
 export async function measureTimeScale(
   m: Matrix,
   o: RunOptions,
   cwd: string,
   create: (o: RunOptions) => Promise<Run>,
+  lanes = 1,
 ): Promise<TimeScaleChoice> {
   if (m.calibration === false) throw new RunOptionError('timeScale "auto" needs a calibration point');
   const c = m.calibration;
@@ -44,7 +89,7 @@ export async function measureTimeScale(
     configs: ['no hedge'],
     loads: [c.load],
     cancellation: [m.cancellation[0]],
-    seeds: [m.seeds[0]],
+    seeds: Array.from({ length: lanes }, (_, i) => m.seeds[0] + i),
     calls,
     warmupFraction: m.warmupFraction,
     model: m.model,
@@ -56,7 +101,7 @@ export async function measureTimeScale(
   };
   const stderr = o.stderr ?? process.stderr;
   stderr.write(
-    `hedgebench: time scale auto: measuring this machine's harness delays at time scale ${AUTO_PROBE_SCALE} (no hedge at load ${formatLoad(c.load)}, ${calls} calls)\n`,
+    `hedgebench: time scale auto: measuring this machine's harness delays at time scale ${AUTO_PROBE_SCALE} (no hedge at load ${formatLoad(c.load)}, ${calls} calls${lanes > 1 ? `, on ${lanes} lanes at once, as the run's lanes will load the machine` : ''})\n`,
   );
   const dir = mkdtempSync(join(tmpdir(), 'hedgebench-auto-'));
   try {
@@ -72,20 +117,23 @@ export async function measureTimeScale(
       resume: undefined,
       failOn: undefined,
       analyse: false,
-      lanes: undefined,
+      lanes: o.hostsFile === undefined ? lanes : undefined,
       cwd,
       stdout: { write: () => true },
     });
     const outcome = await run.execute();
-    const manifest = new RunFolder(run.runDir).readManifest();
-    const entry = manifest.points[0];
-    if (outcome.exitCode !== 0 || entry?.state !== 'done') {
+    const { points } = new RunFolder(run.runDir).readManifest();
+    const failed = points.find((p) => p.state !== 'done');
+    if (outcome.exitCode !== 0 || failed !== undefined || points.length === 0) {
       throw new RunOptionError(
-        `time scale auto: the probe point did not finish (${entry?.reason ?? `exit ${outcome.exitCode}`}); give a time scale instead, e.g. --time-scale 5`,
+        `time scale auto: the probe point did not finish (${failed?.reason ?? `exit ${outcome.exitCode}`}); give a time scale instead, e.g. --time-scale 5`,
       );
     }
-    const probe = readRealPoint(run.runDir, entry as ManifestPoint, parseMatrix(spec, 'the auto probe'));
-    return chooseTimeScale(harnessDelays(probe, AUTO_PROBE_SCALE), m.fidelity);
+    const probeMatrix = parseMatrix(spec, 'the auto probe');
+    const delays = points.map((p) =>
+      harnessDelays(readRealPoint(run.runDir, p as ManifestPoint, probeMatrix), AUTO_PROBE_SCALE),
+    );
+    return chooseTimeScale(worstDelays(delays), m.fidelity, points.length);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,6 +11,8 @@ import {
   MatrixInvalidError,
   type MatrixOverrides,
   type Point,
+  pointClients,
+  replicaSetupOf,
   timeScaleOf,
   warmupCalls,
 } from '../../model/index.ts';
@@ -177,6 +179,16 @@ export function estimatePlan(plan: readonly PlannedPoint[], lanes = 1): PlanEsti
 /** The distinct time scales of a plan's points, smallest first. */
 export function planTimeScales(plan: readonly PlannedPoint[]): number[] {
   return [...new Set(plan.map((pp) => timeScaleOf(pp.point)))].sort((a, b) => a - b);
+}
+
+/** What `--lanes auto` sizes a lane by: the plan's smallest k, its points, its most replicas and clients. */
+export function laneDemand(plan: readonly PlannedPoint[]) {
+  return {
+    timeScale: Math.min(...planTimeScales(plan)),
+    points: plan.length,
+    replicas: Math.max(1, ...plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
+    clients: Math.max(1, ...plan.map((p) => pointClients(p.point))),
+  };
 }
 
 /**

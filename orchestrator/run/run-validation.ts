@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { TimeScaleChoice } from '../../analysis/index.ts';
 import type { Manifest } from '../../contract/index.ts';
-import { type Matrix, overrideMatrix, parseMatrix, pointClients, replicaSetupOf } from '../../model/index.ts';
+import { type Matrix, overrideMatrix, parseMatrix } from '../../model/index.ts';
 import { checkLeaseSeconds } from '../agents/lease.ts';
 import { checkNewRunFolder } from '../cli/out-guard.ts';
 import { ResumeError, RunOptionError } from '../errors.ts';
@@ -13,9 +13,9 @@ import { type HostsFile, loadHostsFile } from '../hosts/index.ts';
 import { sharedMachine } from '../lanes/lane-machines.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
 import { defaultMatrixPath, defaultRunDir } from '../paths.ts';
-import { measureTimeScale } from './auto-time-scale.ts';
+import { autoProbeLanes, measureTimeScale } from './auto-time-scale.ts';
 import { checkForeignTarget } from './foreign-target.ts';
-import { loadMatrixFile, type PlannedPoint, planPoints, planTimeScales } from './plan.ts';
+import { laneDemand, loadMatrixFile, type PlannedPoint, planPoints } from './plan.ts';
 import { checkReplicasRunnable } from './replica-check.ts';
 import { RunFolder } from './run-folder.ts';
 import type { Run, RunOptions } from './run-options.ts';
@@ -88,7 +88,8 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
     matrix = await loadMatrixFile(matrixFile, { calls: o.calls, seed: o.seed, timeScale: o.timeScale });
     if (matrix.timeScale === 'auto') {
       if (o.out !== undefined) checkNewRunFolder(new RunFolder(resolve(cwd, o.out)));
-      timeScaleChoice = await measureTimeScale(matrix, o, cwd, create);
+      const probeLanes = await autoProbeLanes(matrix, o, hostsPath);
+      timeScaleChoice = await measureTimeScale(matrix, o, cwd, create, probeLanes);
       (o.stderr ?? process.stderr).write(`hedgebench: ${timeScaleChoice.reason}\n`);
       matrix = overrideMatrix(matrix, { timeScale: timeScaleChoice.k });
     }
@@ -116,10 +117,7 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
     // A resumed run keeps its lanes (one when it had no `lanes`).
     resumed: manifest ? (manifest.lanes ?? 1) : undefined,
     foreign: matrix.target !== undefined,
-    timeScale: Math.min(...planTimeScales(plan)),
-    points: plan.length,
-    replicas: Math.max(1, ...plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
-    clients: Math.max(1, ...plan.map((p) => pointClients(p.point))),
+    ...laneDemand(plan),
     say: (t) => (o.stderr ?? process.stderr).write(`${t}\n`),
   });
   if (manifest) {

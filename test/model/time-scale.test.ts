@@ -1,7 +1,7 @@
 // The time-scale dimension in the matrix and the one function that dilates a point (model/time-scale.ts).
 
 import { describe, expect, it } from 'vitest';
-import { chooseTimeScale } from '../../analysis/index.ts';
+import { chooseTimeScale, worstDelays } from '../../analysis/index.ts';
 import { GRADIENT2_DEFAULTS } from '../../library/index.ts';
 import {
   dilatePoint,
@@ -151,5 +151,24 @@ describe('"auto": the smallest k at which the harness is quiet', () => {
       responseDelayP99Ms: null,
     };
     expect(chooseTimeScale(none, t).k).toBe(1);
+  });
+  it('judges lanes measured at once by the worst of each delay, and says how many there were', () => {
+    const a = { ...quiet, transitP99Ms: 4.5, sendLagP99Ms: null };
+    const b = { ...quiet, transitP99Ms: 12, holdOvershootP99Ms: 0.1 };
+    const w = worstDelays([a, b]);
+    expect(w).toEqual({
+      sendLagP99Ms: 0.3,
+      transitP99Ms: 12,
+      holdOvershootP99Ms: 0.2,
+      responseDelayP99Ms: 1,
+    });
+    expect(worstDelays([a]).sendLagP99Ms).toBeNull();
+    // One lane alone fits k = 5 (4.5 ≤ 0.8 × 2 × 5); with the other measured beside it, only k = 10 does.
+    expect(chooseTimeScale(a, t).k).toBe(5);
+    const c = chooseTimeScale(w, t, 2);
+    expect(c).toMatchObject({ k: 10, lanes: 2 });
+    expect(c.reason).toBe(
+      'time scale 10: transit p99 here 12.0 ms = 1.20 model-ms against fidelity.transitP99Ms = 2 ms, the worst of 2 lanes measured at once',
+    );
   });
 });

@@ -4,8 +4,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentileRanks } from '../../analysis/index.ts';
+import { parseMatrix } from '../../model/index.ts';
 import type { HostsFile } from '../../orchestrator/hosts/index.ts';
-import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
+import { autoProbeLanes, loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
 import { autoLanes, laneCountOf } from '../../orchestrator/lanes/lanes.ts';
 import {
   dilationWords,
@@ -171,5 +172,28 @@ describe('--lanes auto', () => {
     expect(said.pop()).toMatch(
       /lanes auto: 2 of the hosts file's 3 lanes: its 6 target and load-generator hosts share one machine \(one kernel, boot id 01234567…, 2 cores\)/,
     );
+  });
+});
+
+describe('"auto"\'s probe', () => {
+  it('measures on as many lanes at once as the run may get at any k of the ladder', async () => {
+    const quick = await loadMatrixFile(QUICK);
+    // At k = 20 a lane needs 0.26 cores: 3 fit half of 2 cores (the run at k = 5 then gets 2, fewer).
+    expect(await autoProbeLanes(quick, {}, undefined, 2)).toBe(3);
+    expect(await autoProbeLanes(quick, { lanes: 'auto' }, undefined, 1)).toBe(1);
+    expect(await autoProbeLanes(quick, { lanes: 2 }, undefined, 2)).toBe(2);
+    const one = parseMatrix(
+      {
+        name: 'one',
+        configs: ['no hedge'],
+        loads: [0.5],
+        cancellation: ['ignore'],
+        seeds: [1],
+        calls: 100,
+        calibration: false,
+      },
+      'test',
+    );
+    expect(await autoProbeLanes(one, {}, undefined, 2)).toBe(1);
   });
 });

@@ -27,7 +27,7 @@ import {
   replicaSetupOf,
   serviceTimeMs,
 } from '../../model/index.ts';
-import { createRun } from '../../orchestrator/index.ts';
+import { autoProbeLanes, createRun, loadMatrixFile } from '../../orchestrator/index.ts';
 import { localRunSuite, QUIET, replicaHoldMeans } from './fixture.ts';
 
 const suite = localRunSuite('hb-x-');
@@ -248,12 +248,16 @@ describe('timeScale "auto"', () => {
       delete process.env.HEDGEBENCH_TEST_STALL_MAIN_MS;
       delete process.env.HEDGEBENCH_TEST_STALL_EVERY_MS;
     }
-    // Each run's k is the rule applied to the delays it recorded …
+    // Each run's k is the rule applied to the delays it recorded, measured on the lanes the run may use (its
+    // point and its calibration point: 2 lanes on 2 cores) …
+    const lanes = await autoProbeLanes(await loadMatrixFile(join(suite.dir, 'auto-q.json')), {}, undefined);
     for (const r of [quiet, stalled]) {
       const c = r.manifest.timeScaleChoice!;
+      expect(c.lanes).toBe(lanes);
       expect(c.k).toBe(
         chooseTimeScale(c.delays as unknown as HarnessDelays, auto.fidelity as FidelityThresholds).k,
       );
+      if (lanes > 1) expect(c.reason).toMatch(`the worst of ${lanes} lanes measured at once`);
       expect(r.outcome.exitCode).toBe(0);
     }
     // … and the stall was measured for what it was asked to be, which the rule cannot fit below k = 5.
