@@ -1,10 +1,14 @@
 // Which calibration judges a point (analysis/judge/time-scale-calibration.ts, sim-net.ts): its own time
 // scale's and transport's; its scale's first when its transport has none; the run's first when its scale
-// has none — for sim and for sim+net alike.
+// has none — for sim and for sim+net alike; and the lines that name each calibration.
 import { describe, expect, it } from 'vitest';
 import type { Calibration } from '../../analysis/judge/calibration.ts';
 import { noSimNet, simNetCalibrationOf } from '../../analysis/judge/sim-net.ts';
-import { calibrationOf, type TimeScaleCalibration } from '../../analysis/judge/time-scale-calibration.ts';
+import {
+  calibrationLines,
+  calibrationOf,
+  type TimeScaleCalibration,
+} from '../../analysis/judge/time-scale-calibration.ts';
 
 const cal = (p50Ms: number) => ({ p50Ms }) as Calibration;
 const entry = (dims?: { transport?: 'grpc'; timeScale?: number }) => ({ entry: { dims } }) as never;
@@ -40,5 +44,27 @@ describe('the calibration a point is judged with', () => {
       { timeScale: 10 },
     ])
       expect(simNetCalibrationOf(s, (entry(d) as { entry: never }).entry)).toBe(calibrationOf(a, entry(d)));
+  });
+});
+
+describe('the calibration lines (comparison.txt, compare, the report header)', () => {
+  it('one line when there is one calibration point, else one each, named by what varies', () => {
+    expect(calibrationLines({ calibrations: [], calibration: null })).toEqual([
+      'calibration: none (the matrix has no calibration point); latency verdicts use no allowance (0 ms)',
+    ]);
+    const none = null as unknown as Calibration;
+    const g = (k: number, t: 'http1' | 'grpc') => group(k, t, none);
+    const lines = (cs: TimeScaleCalibration[]) =>
+      calibrationLines({ calibrations: cs, calibration: null }).map((l) =>
+        l.slice(0, l.indexOf('calibration:')),
+      );
+    expect(lines([g(1, 'http1')])).toEqual(['']);
+    expect(lines([g(1, 'http1'), g(1, 'grpc')])).toEqual(['over HTTP/1.1: ', 'over gRPC: ']);
+    expect(lines([g(1, 'http1'), g(5, 'http1')])).toEqual(['time scale 1: ', 'time scale 5: ']);
+    expect(lines([g(1, 'http1'), g(1, 'grpc'), g(5, 'http1')])).toEqual([
+      'time scale 1, over HTTP/1.1: ',
+      'time scale 1, over gRPC: ',
+      'time scale 5, over HTTP/1.1: ',
+    ]);
   });
 });
