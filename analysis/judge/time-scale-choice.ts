@@ -28,18 +28,20 @@ export interface TimeScaleChoice {
   lanes: number;
 }
 
+const CHECKS = [
+  ['sendLagP99Ms', 'send lag'],
+  ['transitP99Ms', 'transit'],
+  ['holdOvershootP99Ms', 'hold overshoot'],
+  ['responseDelayP99Ms', 'response delay'],
+] as const;
+
 /** Each delay's worst over the probe's lanes (null where no lane measured it). */
 export function worstDelays(ds: readonly HarnessDelays[]): HarnessDelays {
   const worst = (f: keyof HarnessDelays) => {
     const v = ds.map((d) => d[f]).filter((x): x is number => x !== null);
     return v.length === 0 ? null : Math.max(...v);
   };
-  return {
-    sendLagP99Ms: worst('sendLagP99Ms'),
-    transitP99Ms: worst('transitP99Ms'),
-    holdOvershootP99Ms: worst('holdOvershootP99Ms'),
-    responseDelayP99Ms: worst('responseDelayP99Ms'),
-  };
+  return Object.fromEntries(CHECKS.map(([f]) => [f, worst(f)])) as unknown as HarnessDelays;
 }
 
 /**
@@ -56,13 +58,6 @@ export function harnessDelays(p: RealPoint, k: number): HarnessDelays {
     responseDelayP99Ms: wall(check?.responseDelayMs?.p99),
   };
 }
-
-const CHECKS = [
-  ['sendLagP99Ms', 'send lag'],
-  ['transitP99Ms', 'transit'],
-  ['holdOvershootP99Ms', 'hold overshoot'],
-  ['responseDelayP99Ms', 'response delay'],
-] as const;
 
 /**
  * The smallest ladder k at which every delay ÷ k ≤ AUTO_MARGIN × its threshold (else the largest k); `lanes`
