@@ -62,7 +62,14 @@ describe('load generator over gRPC', () => {
     const before = target.stats();
     const { result, records, maxConnections } = await runPoint(referenceConfig('hedge, no budget')!);
     expect(result.state).toBe('done');
-    expect(result.measured.ok).toBe(400);
+    // Together, so that a call that fails names its reason (one CI run read 399 of 400, cause unrecorded).
+    const { ok, rejected, failed } = result.measured;
+    expect({ ok, rejected, failed, failures: result.attemptFailures }).toEqual({
+      ok: 400,
+      rejected: 0,
+      failed: 0,
+      failures: {},
+    });
     const attempts = records.reduce((s, r) => s + r.attempts, 0);
     // 2 % of attempts are 100–300 ms stragglers, far above the 20 ms hedge delay.
     expect(records.filter((r) => r.attempts === 2).length).toBeGreaterThan(0);
@@ -71,7 +78,6 @@ describe('load generator over gRPC', () => {
     const ended = (x: typeof s) => x.served + x.cancelledQueued + x.cancelledInService;
     expect(ended(s) - ended(before)).toBe(attempts);
     expect(maxConnections).toBe(1);
-    expect(result.attemptFailures).toEqual({});
   });
 
   it('cancelling an attempt resets its stream: the server frees the worker, the connection stays', async () => {
