@@ -1,7 +1,7 @@
 // `hedgebench run --plan`: the plan of a new run and its estimate, printed; nothing is started or written.
 
 import { resolve } from 'node:path';
-import { overrideMatrix, pointClients, replicaSetupOf, TIME_SCALE_LADDER } from '../../model/index.ts';
+import { overrideMatrix, TIME_SCALE_LADDER } from '../../model/index.ts';
 import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
 import { defaultMatrixPath } from '../paths.ts';
@@ -10,11 +10,13 @@ import {
   estimatePlan,
   formatDuration,
   formatPlan,
+  laneDemand,
   loadMatrixFile,
+  type PlannedPoint,
   planPoints,
-  planTimeScales,
 } from '../run/plan.ts';
 import { replicaPlanNotes } from '../run/replica-check.ts';
+import { collapsingKeys, simulatePlan } from '../run/sim-rows.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied, on its lanes. */
 export async function printPlan(o: {
@@ -36,19 +38,23 @@ export async function printPlan(o: {
     hostsFile,
     resumed: undefined,
     foreign: matrix.target !== undefined,
-    timeScale: Math.min(...planTimeScales(plan)),
-    points: plan.length,
-    replicas: Math.max(1, ...plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
-    clients: Math.max(1, ...plan.map((p) => pointClients(p.point))),
+    ...laneDemand(plan),
     say: (t) => process.stderr.write(`${t}\n`),
   });
-  const estimate = estimatePlan(plan, lanes);
+  // Lanes on this machine measure the points predicted to collapse alone (lane-scheduler.ts): the plan
+  // simulates to find them. Lanes of a hosts file are taken to be machines of their own (the run asks them).
+  const collapsing =
+    lanes > 1 && hostsFile === undefined ? collapsingKeys(plan, await simulatePlan(plan)) : new Set<string>();
+  // The same points collapse at every time scale (the model has no unit of time): by plan position.
+  const aloneIn = (p: PlannedPoint[]) =>
+    new Set(p.filter((_, i) => collapsing.has(plan[i].key)).map((pp) => pp.key));
+  const estimate = estimatePlan(plan, lanes, collapsing);
   // "auto" is chosen by a measurement at the start of the run: give the estimate at each k it may choose.
   if (matrix.timeScale === 'auto') {
-    const at = TIME_SCALE_LADDER.map(
-      (k) =>
-        `${k}: ${formatDuration(estimatePlan(planPoints(overrideMatrix(matrix, { timeScale: k })), lanes).wallMs)}`,
-    );
+    const at = TIME_SCALE_LADDER.map((k) => {
+      const atK = planPoints(overrideMatrix(matrix, { timeScale: k }));
+      return `${k}: ${formatDuration(estimatePlan(atK, lanes, aloneIn(atK)).wallMs)}`;
+    });
     process.stderr.write(
       `hedgebench: time scale auto: the run first measures one calibration point at time scale ${AUTO_PROBE_SCALE} and takes the smallest k of ${TIME_SCALE_LADDER.join(', ')} at which this machine's harness delays fit the fidelity thresholds; the estimate below is at k = 1, and at each k: ${at.join(', ')}\n`,
     );

@@ -1,17 +1,20 @@
 // The lane scheduler: a run's pending points measured one at a time per lane, in plan order, each lane taking
-// the next point when it finishes one. A lane whose hosts stop answering is retired and its point requeued
-// for the others; each point measured is recorded (raw files → the real row) as it ends.
+// the next point when it finishes one. When the lanes share one machine, the points the simulation predicts
+// to collapse come last, one at a time with no other lane beside them. A lane whose hosts stop answering is
+// retired and its point requeued for the others; each point measured is recorded (raw files → the real row)
+// as it ends.
 
 import type { ClientFigures, PointRow } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
 import { measurePoint, type PointTiming } from '../point/point-runner.ts';
 import { realRow } from '../run/analysis-bridge.ts';
 import { foreignLoad } from '../run/foreign-target.ts';
-import type { PlannedPoint } from '../run/plan.ts';
+import { aloneWords, type PlannedPoint } from '../run/plan.ts';
 import type { ProgressReporter } from '../run/progress.ts';
 import type { RunFolder } from '../run/run-folder.ts';
 import { RunProgress } from '../run/run-progress.ts';
 import type { RunRecord } from '../run/run-record.ts';
+import { collapsingKeys } from '../run/sim-rows.ts';
 import { type Lane, laneReachable } from './lanes.ts';
 
 /** What the scheduler measures with: the run's folder, matrix, options and lanes planned, and its stop signal. */
@@ -20,6 +23,8 @@ export interface LaneScheduler {
   matrix: Matrix;
   /** Lanes the run was planned with (one that could not be brought up still counts in names and progress). */
   laneCount: number;
+  /** The lanes share one machine's cores: points predicted to collapse are measured alone. */
+  lanesShareMachine: boolean;
   allowAnyTarget: boolean;
   timing: PointTiming;
   reporter: ProgressReporter;
@@ -28,9 +33,10 @@ export interface LaneScheduler {
 }
 
 /**
- * Measures the pending points, one at a time per lane, in plan order, until done or interrupted. A lane
- * whose hosts stop answering is retired and its point goes back to the queue; when no lane is left, the
- * points not measured stay pending (--resume).
+ * Measures the pending points, one at a time per lane, in plan order, until done or interrupted; on lanes
+ * that share a machine, the points predicted to collapse after the others, one at a time. A lane whose
+ * hosts stop answering is retired and its point goes back to the queue; when no lane is left, the points
+ * not measured stay pending (--resume).
  */
 export async function measureOnLanes(
   s: LaneScheduler,
@@ -39,9 +45,16 @@ export async function measureOnLanes(
   sim: Map<string, PointRow>,
   lanes: Lane[],
 ): Promise<void> {
-  const queue = [...pending];
-  const progress = new RunProgress(s.reporter, pending, s.laneCount);
+  const alone = s.lanesShareMachine ? collapsingKeys(pending, sim) : new Set<string>();
+  const together = pending.filter((pp) => !alone.has(pp.key));
+  const last = pending.filter((pp) => alone.has(pp.key));
+  if (last.length > 0) {
+    s.say(`hedgebench: ${aloneWords(last.length)}: ${last.map((pp) => pp.key).join(', ')}`);
+    s.folder.event('alone', { keys: last.map((pp) => pp.key) });
+  }
+  const progress = new RunProgress(s.reporter, [...together, ...last], s.laneCount, alone);
   let alive = lanes;
+  const queue: PlannedPoint[] = [];
   const work = async (lane: Lane): Promise<void> => {
     while (!s.signal.aborted) {
       const pp = queue.shift();
@@ -59,8 +72,14 @@ export async function measureOnLanes(
     }
   };
   // A lane lost after the others emptied the queue leaves its point there: the lanes left take it.
-  while (queue.length > 0 && alive.length > 0 && !s.signal.aborted) {
-    await Promise.all(alive.map(work));
+  for (const [points, width] of [
+    [together, Number.POSITIVE_INFINITY],
+    [last, 1],
+  ] as const) {
+    queue.push(...points);
+    while (queue.length > 0 && alive.length > 0 && !s.signal.aborted) {
+      await Promise.all(alive.slice(0, width).map(work));
+    }
   }
   if (queue.length > 0 && alive.length === 0 && !s.signal.aborted) {
     s.say(`hedgebench: every lane is lost; ${queue.length} points stay pending`);

@@ -116,7 +116,15 @@ export function minCallsToBound(p: number, confidence = CONFIDENCE): number {
 
 /** What `run --plan` says about a plan. */
 export interface PlanEstimate {
-  points: { key: string; calibration: boolean; calls: number; measured: number; expectedMs: number }[];
+  points: {
+    key: string;
+    calibration: boolean;
+    calls: number;
+    measured: number;
+    expectedMs: number;
+    /** Measured with no other lane beside it, after the others (sim-rows.ts, collapsingKeys); absent = no. */
+    alone?: true;
+  }[];
   /** Estimated wall time of the whole run, ms. */
   wallMs: number;
   /** Lanes the estimate spreads the points over, when more than one. */
@@ -132,22 +140,33 @@ export interface PlanEstimate {
 
 /**
  * Estimates the wall time (on `lanes` lanes) and disk of a plan and checks that its calls bound p99 and p99.9.
- * Lanes take the points in plan order, each the next one as it frees up, as the run does.
+ * Lanes take the points in plan order, each the next one as it frees up, as the run does; the points keyed
+ * in `alone` come after the others, one at a time.
  */
-export function estimatePlan(plan: readonly PlannedPoint[], lanes = 1): PlanEstimate {
+export function estimatePlan(
+  plan: readonly PlannedPoint[],
+  lanes = 1,
+  alone: ReadonlySet<string> = new Set(),
+): PlanEstimate {
   const points = plan.map((pp) => ({
     key: pp.key,
     calibration: pp.calibration,
     calls: pp.point.calls,
     measured: pp.point.calls - warmupCalls(pp.point),
     expectedMs: pp.expectedMs,
+    ...(alone.has(pp.key) ? { alone: true as const } : {}),
   }));
   const free = Array<number>(lanes).fill(0);
+  let solo = 0;
   for (const p of points) {
+    if (p.alone) {
+      solo += p.expectedMs + POINT_OVERHEAD_MS;
+      continue;
+    }
     const i = free.indexOf(Math.min(...free));
     free[i] += p.expectedMs + POINT_OVERHEAD_MS;
   }
-  const wallMs = RUN_OVERHEAD_MS + Math.max(...free);
+  const wallMs = RUN_OVERHEAD_MS + Math.max(...free) + solo;
   const diskBytes = points.reduce((b, p) => b + p.calls * BYTES_PER_CALL, 0);
   const warnings: string[] = [];
   for (const pct of BOUNDED) {
@@ -209,14 +228,18 @@ export function dilationWords(plan: readonly PlannedPoint[]): string {
 
 /** `run --plan`'s text: one line per point, then the totals and the warnings. */
 export function formatPlan(name: string, e: PlanEstimate): string {
-  const width = Math.max(5, ...e.points.map((p) => p.key.length + (p.calibration ? 14 : 0)));
+  const label = (p: PlanEstimate['points'][number]) =>
+    `${p.key}${p.calibration ? ' (calibration)' : ''}${p.alone ? ' (alone)' : ''}`;
+  const width = Math.max(5, ...e.points.map((p) => label(p).length));
+  const alone = e.points.filter((p) => p.alone).length;
   const lines = [
     `hedgebench run --plan: ${name}, ${e.points.length} points (nothing is started or written)`,
     `  #  ${'point'.padEnd(width)}  ${'calls'.padStart(7)}  ${'measured'.padStart(8)}  schedule`,
     ...e.points.map(
       (p, i) =>
-        `${String(i + 1).padStart(3)}  ${(p.calibration ? `${p.key} (calibration)` : p.key).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${formatDuration(p.expectedMs)}`,
+        `${String(i + 1).padStart(3)}  ${label(p).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${formatDuration(p.expectedMs)}`,
     ),
+    ...(alone > 0 ? [`alone: ${aloneWords(alone)}`] : []),
     `estimated wall time: about ${formatDuration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${formatDuration(POINT_OVERHEAD_MS)} a point to start, drain and score, and ${formatDuration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
     ...(e.timeScales
       ? [
@@ -227,6 +250,11 @@ export function formatPlan(name: string, e: PlanEstimate): string {
     ...e.warnings.map((w) => `warning: ${w}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Why some points run alone, for the plan and the run's first lines. */
+export function aloneWords(n: number): string {
+  return `${n} point${n === 1 ? '' : 's'} the simulation predicts to collapse run${n === 1 ? 's' : ''} after the others, with no other lane beside ${n === 1 ? 'it' : 'them'}: a collapsing point's attempts in flight take the shared cores from any point measured at the same time`;
 }
 
 /** A wall time in words: `4.2 s`, `37 s`, `5m02s`, `1h05m`. */

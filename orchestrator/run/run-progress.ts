@@ -28,10 +28,12 @@ export class RunProgress {
   private overheadSum = 0;
   private measured = 0;
 
+  /** `points` in the order the lanes take them; those keyed in `alone` run one at a time. */
   constructor(
     private readonly reporter: ProgressReporter,
     private readonly points: readonly PlannedPoint[],
     private readonly lanes = 1,
+    private readonly alone: ReadonlySet<string> = new Set(),
   ) {}
 
   /** A point starts on a lane; returns its 1-based position in the run. */
@@ -55,9 +57,10 @@ export class RunProgress {
     const { pp } = cur;
     const overhead = this.measured > 0 ? this.overheadSum / this.measured : FIRST_GUESS_OVERHEAD_MS;
     const etaPointMs = Math.max(0, pp.expectedMs - elapsedMs);
-    // What no lane has started yet, shared by the lanes, after this point.
-    const rest =
-      this.points.slice(this.started).reduce((t, p) => t + p.expectedMs + overhead, 0) / this.lanes;
+    // What no lane has started yet after this point: shared by the lanes, or one at a time when alone.
+    const rest = this.points
+      .slice(this.started)
+      .reduce((t, p) => t + (p.expectedMs + overhead) / (this.alone.has(p.key) ? 1 : this.lanes), 0);
     // The generator reports wall-clock ms; the line speaks model ms, as the results do.
     const k = timeScaleOf(pp.point);
     const model = (v: number | null) => (v === null ? null : modelMs(v, k));

@@ -34,6 +34,8 @@ export interface ValidRun {
   sources: Manifest['sources'];
   hostsFile: HostsFile | undefined;
   lanes: number;
+  /** Several lanes whose targets and load generators share one machine's cores (this one, or a lab's). */
+  lanesShareMachine: boolean;
   timeScaleChoice: TimeScaleChoice | undefined;
 }
 
@@ -107,9 +109,10 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
   const hostsFile = hostsPath === undefined ? undefined : await loadHostsFile(hostsPath);
   checkReplicasRunnable(matrix, hostsFile, hostsPath);
   const plan = planPoints(matrix);
-  // With a hosts file, "auto" first asks its hosts whether they all run on one machine (a lab's namespaces).
+  // A hosts file of several lanes: are they all on one machine (a lab's namespaces)? "auto" keeps fewer lanes
+  // then, and the lanes measure the points predicted to collapse alone.
   const shared =
-    hostsFile !== undefined && o.lanes === 'auto' ? await sharedMachine(hostsFile, cwd) : undefined;
+    hostsFile !== undefined && hostsFile.lanes.length > 1 ? await sharedMachine(hostsFile, cwd) : undefined;
   const lanes = laneCountOf({
     option: o.lanes,
     hostsFile,
@@ -142,6 +145,7 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
     sources: { matrixFile, hostsFile: hostsPath ?? null },
     hostsFile,
     lanes,
+    lanesShareMachine: lanes > 1 && (hostsFile === undefined || (shared ?? null) !== null),
     timeScaleChoice,
   };
 }

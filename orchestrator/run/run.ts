@@ -132,6 +132,7 @@ class RunImpl implements Run {
           folder,
           matrix,
           laneCount,
+          lanesShareMachine: this.v.lanesShareMachine,
           allowAnyTarget: this.o.allowAnyTarget === true,
           timing: this.timing,
           reporter: this.reporter,

@@ -1,5 +1,6 @@
 // The simulated side of a run: every planned point simulated once per run (cached in sim.csv, so a
-// resumed run does not simulate again), before any real point runs and competes for the CPU.
+// resumed run does not simulate again), before any real point runs and competes for the CPU; and what the
+// lanes take from it, the points predicted to collapse.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { formatPointsCsv, type PointRow, parsePointsCsv, rowKey } from '../../contract/index.ts';
@@ -10,13 +11,16 @@ import type { PlannedPoint } from './plan.ts';
 /** Below this many simulated calls, worker threads cost more to start than they save. */
 const THREADS_FROM_CALLS = 400_000;
 
-/** Simulated rows by point key: read from `cachePath` when there, the missing ones simulated and cached. */
+/**
+ * Simulated rows by point key: read from `cachePath` when there, the missing ones simulated and cached
+ * (`run --plan` gives no path: it writes nothing).
+ */
 export async function simulatePlan(
   plan: readonly PlannedPoint[],
-  cachePath: string,
+  cachePath?: string,
 ): Promise<Map<string, PointRow>> {
   const rows = new Map<string, PointRow>();
-  if (existsSync(cachePath)) {
+  if (cachePath !== undefined && existsSync(cachePath)) {
     try {
       for (const r of parsePointsCsv(readFileSync(cachePath, 'utf8'))) rows.set(rowKey(r), r);
     } catch {
@@ -31,8 +35,22 @@ export async function simulatePlan(
       calls < THREADS_FROM_CALLS ? { threads: 0 } : {},
     );
     for (const [i, r] of results.entries()) rows.set(missing[i].key, r.row);
+    if (cachePath === undefined) return rows;
     const ordered = plan.map((pp) => rows.get(pp.key)).filter((r): r is PointRow => r !== undefined);
     writeFileAtomicSync(cachePath, formatPointsCsv(ordered));
   }
   return rows;
+}
+
+/**
+ * The keys of the points the simulation predicts to collapse. Lanes that share one machine measure them
+ * alone, after the others: a collapsing point's tens of thousands of attempts in flight keep its load
+ * generator and target busy enough to take the cores from any point measured beside it (bench/RESULTS.md,
+ * "Claims 1–6 on the real clock": every neighbour of a collapsed point failed its self-check).
+ */
+export function collapsingKeys(
+  plan: readonly PlannedPoint[],
+  sim: ReadonlyMap<string, PointRow>,
+): Set<string> {
+  return new Set(plan.filter((pp) => sim.get(pp.key)?.collapsed === true).map((pp) => pp.key));
 }

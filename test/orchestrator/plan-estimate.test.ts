@@ -19,6 +19,7 @@ import {
 import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');
+const CONFIRM = join(ROOT, 'experiments', 'confirm.json');
 let dir: string;
 beforeAll(() => {
   dir = tempDir('hb-plan-');
@@ -77,6 +78,27 @@ describe('estimatePlan', () => {
     expect(estimatePlan(plan, plan.length).wallMs).toBe(RUN_OVERHEAD_MS + longest + POINT_OVERHEAD_MS);
     expect(formatPlan('quick', two)).toMatch(/estimated wall time: about .* on 2 lanes/);
   });
+
+  it('measures the points keyed alone after the others, one at a time', async () => {
+    const plan = planPoints(await loadMatrixFile(QUICK));
+    const alone = new Set([plan[1].key, plan[2].key]);
+    const e = estimatePlan(plan, 3, alone);
+    const others = estimatePlan(
+      plan.filter((p) => !alone.has(p.key)),
+      3,
+    );
+    const oneByOne = plan
+      .filter((p) => alone.has(p.key))
+      .reduce((t, p) => t + p.expectedMs + POINT_OVERHEAD_MS, 0);
+    expect(e.wallMs).toBe(others.wallMs + oneByOne);
+    expect(e.points.filter((p) => p.alone).map((p) => p.key)).toEqual([...alone]);
+    // The other points' JSON is as it was: no `alone` field.
+    expect(e.points.filter((p) => 'alone' in p)).toHaveLength(2);
+    const text = formatPlan('quick', e);
+    expect(text).toContain(`${plan[1].key} (alone)`);
+    expect(text).toMatch(/^alone: 2 points the simulation predicts to collapse run after the others/m);
+    expect(formatPlan('quick', estimatePlan(plan, 3))).not.toContain('alone');
+  });
 });
 
 describe('hedgebench run --plan', () => {
@@ -90,6 +112,24 @@ describe('hedgebench run --plan', () => {
     expect(j.warnings[0]).toContain('p99.9');
     expect(readdirSync(dir)).toEqual([]);
     expect(existsSync(join(dir, 'results'))).toBe(false);
+  });
+
+  it('on lanes, simulates to mark the points predicted to collapse, which run alone', async () => {
+    requireBuild();
+    const plan = async (lanes: string) => {
+      const args = ['run', '--plan', '--json', '--calls', '1000', '--lanes', lanes, '--matrix', CONFIRM];
+      const r = await runCli(args, { cwd: dir });
+      expect(r.exitCode).toBe(0);
+      return JSON.parse(String(r.stdout)) as { points: { key: string; alone?: true }[] };
+    };
+    const alone = (await plan('2')).points.filter((p) => p.alone).map((p) => p.key);
+    // Without hedging a budget-free load, nothing collapses: only the no-budget configurations, without
+    // cancellation, at the heaviest load.
+    expect(alone.length).toBeGreaterThan(0);
+    for (const key of alone) expect(key).toMatch(/^(hedge|3 attempts), no budget\|0\.95\|ignore\|/);
+    // One lane measures everything in plan order: nothing to keep alone, nothing simulated.
+    expect((await plan('1')).points.filter((p) => 'alone' in p)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

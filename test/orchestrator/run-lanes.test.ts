@@ -82,6 +82,45 @@ describe('hedgebench run --lanes 2, everything on this machine', () => {
     expect(await processesMentioning(out)).toEqual([]);
   });
 
+  it('measures a point the simulation predicts to collapse last, with no other lane beside it', async () => {
+    // Plan order: 3 attempts at 0.3, at 0.9 (it collapses in the simulation), then no hedge at 0.3 and 0.9.
+    const path = writeTinyMatrix(suite.dir, {
+      name: 'lanes-alone',
+      configs: ['3 attempts, no budget', 'no hedge'],
+      loads: [0.3, 0.9],
+      calls: 1000,
+    });
+    const out = join(suite.dir, 'run-alone');
+    const said: string[] = [];
+    const run = await createRun({
+      matrixFile: path,
+      out,
+      lanes: 2,
+      redisUrl: suite.redisUrl,
+      cwd: suite.dir,
+      stderr: { write: (t: string) => said.push(t) },
+      stdout: QUIET,
+    });
+    const outcome = await run.execute();
+    expect(outcome.pending).toBe(0);
+    const collapsing = '3 attempts, no budget|0.90|ignore|1';
+    expect(runLog(out).find((e) => e.event === 'alone')?.keys).toEqual([collapsing]);
+    expect(said.join('')).toContain(
+      `1 point the simulation predicts to collapse runs after the others, with no other lane beside it: a collapsing point's attempts in flight take the shared cores from any point measured at the same time: ${collapsing}`,
+    );
+    const starts = runLog(out).filter((e) => e.event === 'point-start');
+    expect(starts.map((e) => e.key).at(-1)).toBe(collapsing);
+    // Its span overlaps no other point's; the others still ran two at a time.
+    const m = manifestOf(out);
+    const span = (p: Manifest['points'][number]) =>
+      [Date.parse(p.startedAt!), Date.parse(p.endedAt!)] as const;
+    const [s0, e0] = span(m.points.find((p) => p.key === collapsing)!);
+    const others = m.points.filter((p) => p.key !== collapsing).map(span);
+    expect(others.filter(([s, e]) => s < e0 && e > s0)).toEqual([]);
+    expect(others.some(([s, e], i) => others.some(([s2], j) => j !== i && s2 >= s && s2 < e))).toBe(true);
+    expect(await processesMentioning(out)).toEqual([]);
+  });
+
   it('resumes an interrupted run on the lanes it had', async () => {
     // Points of ~3–5 s, interrupted once both lanes are measuring.
     const path = writeMatrix('lanes-resume', 1500);
