@@ -185,7 +185,8 @@ const percentiles = z.object({ p99: z.number().nullable().optional() }).passthro
 export const pointStatusSchema = z
   .object({
     state: z.string().optional(),
-    summary: summaryReadSchema.optional(),
+    // Earlier runs wrote the empty summary of a point that failed before it ended as "": no summary.
+    summary: z.preprocess((v) => (v === '' ? undefined : v), summaryReadSchema.optional()),
     send_lag_p99_ms: z.union([z.string(), z.number()]).nullable().optional(),
     // The target's own figures of the point (orchestrator/point/point-targets.ts); absent in older runs.
     target_check: z
@@ -205,11 +206,15 @@ export interface ClientStatus {
   summary?: SummaryRead;
 }
 
-/** The status hash with `summary` parsed from JSON (kept as text if it is not JSON); null when empty. */
+/**
+ * The status hash with `summary` parsed from JSON (kept as text if it is not JSON); null when empty. The
+ * hash holds `summary` empty until the point ends: a point that failed before then has none.
+ */
 export function parseStatusHash(h: Record<string, string>): Record<string, unknown> | null {
   if (Object.keys(h).length === 0) return null;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(h)) {
+    if (k === 'summary' && v === '') continue;
     if (k === 'summary') {
       try {
         out[k] = JSON.parse(v);

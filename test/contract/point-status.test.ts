@@ -101,6 +101,16 @@ describe('point status contract', () => {
     expect(statusSendLagP99(read)).toBe(0.3);
   });
 
+  it('reads a point that failed before its summary (the hash holds it empty) as one without a summary', () => {
+    const status = parseStatusHash({ state: 'running', sent: '12', summary: '' })!;
+    expect(status).toEqual({ state: 'running', sent: 12 });
+    expect(parseStatusJson(formatStatusJson(status), 'f.status.json').summary).toBeUndefined();
+    // The status.json such a point wrote before.
+    const before = parseStatusJson(JSON.stringify({ state: 'running', summary: '' }), 'o.status.json');
+    expect(before.summary).toBeUndefined();
+    expect(before.state).toBe('running');
+  });
+
   it('refuses a field of the wrong type with HB_STATUS_JSON_INVALID naming it', () => {
     const bad = JSON.stringify({ summary: { collapsed: 'yes' } });
     expect(() => parseStatusJson(bad, 'b.status.json')).toThrow(StatusJsonError);
