@@ -17,23 +17,28 @@ const suite = localRunSuite('hb-lanes-');
 const writeMatrix = (name: string, calls: number) =>
   writeTinyMatrix(suite.dir, { name, loads: [0.3, 0.5], calls });
 
+/** A new run of the matrix at `path` into `out` on two lanes, to its end; what it said on stderr. */
+async function runOnTwoLanes(path: string, out: string) {
+  const said: string[] = [];
+  const run = await createRun({
+    matrixFile: path,
+    out,
+    lanes: 2,
+    redisUrl: suite.redisUrl,
+    cwd: suite.dir,
+    stderr: { write: (t: string) => said.push(t) },
+    stdout: QUIET,
+  });
+  return { outcome: await run.execute(), said };
+}
+
 const manifestOf = (out: string) => JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
 
 describe('hedgebench run --lanes 2, everything on this machine', () => {
   it('measures two points at a time, one per lane, into the folder one lane writes', async () => {
     const path = writeMatrix('lanes', 500);
     const out = join(suite.dir, 'run');
-    const said: string[] = [];
-    const run = await createRun({
-      matrixFile: path,
-      out,
-      lanes: 2,
-      redisUrl: suite.redisUrl,
-      cwd: suite.dir,
-      stderr: { write: (t: string) => said.push(t) },
-      stdout: QUIET,
-    });
-    const outcome = await run.execute();
+    const { outcome, said } = await runOnTwoLanes(path, out);
     expect(outcome).toMatchObject({ exitCode: 0, done: 4, failed: 0, pending: 0 });
     const m = manifestOf(out);
     expect(m.lanes).toBe(2);
@@ -91,17 +96,7 @@ describe('hedgebench run --lanes 2, everything on this machine', () => {
       calls: 1000,
     });
     const out = join(suite.dir, 'run-alone');
-    const said: string[] = [];
-    const run = await createRun({
-      matrixFile: path,
-      out,
-      lanes: 2,
-      redisUrl: suite.redisUrl,
-      cwd: suite.dir,
-      stderr: { write: (t: string) => said.push(t) },
-      stdout: QUIET,
-    });
-    const outcome = await run.execute();
+    const { outcome, said } = await runOnTwoLanes(path, out);
     expect(outcome.pending).toBe(0);
     const collapsing = '3 attempts, no budget|0.90|ignore|1';
     expect(runLog(out).find((e) => e.event === 'alone')?.keys).toEqual([collapsing]);
