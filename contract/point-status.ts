@@ -214,8 +214,8 @@ export function parseStatusHash(h: Record<string, string>): Record<string, unkno
   if (Object.keys(h).length === 0) return null;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(h)) {
-    if (k === 'summary' && v === '') continue;
     if (k === 'summary') {
+      if (v === '') continue;
       try {
         out[k] = JSON.parse(v);
       } catch {

@@ -44,9 +44,9 @@ export async function simulatePlan(
 
 /**
  * The keys of the points the simulation predicts to collapse. Lanes that share one machine measure them
- * alone, after the others: a collapsing point's tens of thousands of attempts in flight keep its load
- * generator and target busy enough to take the cores from any point measured beside it (bench/RESULTS.md,
- * "Claims 1–6 on the real clock": every neighbour of a collapsed point failed its self-check).
+ * alone, after the others: a collapsing point's attempts in flight (up to the generator's cap of 20 000)
+ * keep its load generator and target busy enough to take the cores from the points measured beside it
+ * (bench/RESULTS.md, "Claims 1–6 on the real clock": 8 of the 16 points beside them failed their self-check).
  */
 export function collapsingKeys(
   plan: readonly PlannedPoint[],
