@@ -4,7 +4,13 @@
 import type { Redis } from 'ioredis';
 import { type CallRecord, checkPointSpec, POINT_SPEC_FIELDS, type PointSpec } from '../contract/index.ts';
 import { DEFAULT_MODEL, dilateConfig, dilateModel, type ModelParams, wallMs } from '../model/index.ts';
-import { CLOCK_SAMPLES, CLOCK_TIMEOUT_MS, isLocalTargetHost, type SystemClock } from '../runtime/index.ts';
+import {
+  CLOCK_SAMPLES,
+  CLOCK_TIMEOUT_MS,
+  isLocalTargetHost,
+  openFilesLimit,
+  type SystemClock,
+} from '../runtime/index.ts';
 import { LoadgenConfigError } from './errors.ts';
 import { flagOf } from './spec-flags.ts';
 import type { LoadProgress } from './status.ts';
@@ -44,6 +50,8 @@ export interface LoadGeneratorOptions extends PointSpec {
   onCall?: (record: CallRecord) => void;
   /** Warnings (Redis retries …); default ignored. */
   log?: (message: string) => void;
+  /** This process's open-file limit (default: read from the system; null = unknown, no bound). */
+  openFiles?: number | null;
 }
 
 type Optional =
@@ -59,7 +67,8 @@ type Optional =
   | 'onProgress'
   | 'onCall'
   | 'log'
-  | 'grpcTarget';
+  | 'grpcTarget'
+  | 'openFiles';
 
 /** Options with every default filled in. */
 export type ResolvedOptions = Required<Omit<LoadGeneratorOptions, Optional | 'model'>> &
@@ -102,6 +111,7 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
   if ((o.redisUrl !== undefined || o.redis !== undefined) && (!spec.run || !spec.slug)) {
     throw new LoadgenConfigError('--redis needs --run ID and --point SLUG to name the keys; give both');
   }
+  const files = o.openFiles === undefined ? openFilesLimit() : o.openFiles;
   // Everything below is in wall-clock time: the point as the clock runs it.
   const k = spec.timeScale ?? 1;
   return {
@@ -116,7 +126,7 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
     client: spec.client ?? 0,
     clients: spec.clients ?? 1,
     barrierTimeoutMs: o.barrierTimeoutMs ?? 30_000,
-    maxInflight: spec.maxInflight ?? 20_000,
+    maxInflight: inflightCap(spec.maxInflight, spec.clients ?? 1, files),
     sendLagThresholdMs: wallMs(spec.sendLagThresholdMs ?? 1, k),
     serverTiming: spec.serverTiming ?? false,
     path: spec.path ?? '/work',
@@ -131,7 +141,24 @@ export function resolveOptions(o: LoadGeneratorOptions): ResolvedOptions {
     flushTimeoutMs: o.flushTimeoutMs ?? 30_000,
     allowAnyTarget: spec.allowAnyTarget ?? false,
     timer: o.timer ?? envTimer() ?? 'poll',
+    openFiles: files,
   };
+}
+
+/** Default cap on attempts in flight. */
+const MAX_INFLIGHT = 20_000;
+/** Files a load generator or target holds besides its connections: Redis, logs, Node's own. */
+const FILE_RESERVE = 256;
+
+/**
+ * The cap on attempts in flight: the one asked for (default 20 000), but never more connections than the
+ * open-file limit leaves, shared by the clients because the target holds all of theirs
+ * (runtime/open-files.ts says what happens past it).
+ */
+export function inflightCap(asked: number | undefined, clients: number, openFiles: number | null): number {
+  const cap = asked ?? MAX_INFLIGHT;
+  if (openFiles === null) return cap;
+  return Math.max(1, Math.min(cap, Math.floor((openFiles - FILE_RESERVE) / clients)));
 }
 
 // HEDGEBENCH_TIMER=poll|thread sets every process's SystemClock default (runtime/system-clock.ts); honour it.

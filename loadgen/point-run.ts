@@ -225,7 +225,8 @@ export class PointRun {
     const inflight = this.transport.inflight;
     if (inflight > this.maxInflightSeen) this.maxInflightSeen = inflight;
     if (inflight >= this.o.maxInflight && this.collapseReason === null) {
-      this.collapseReason = `attempts in flight reached the cap ${this.o.maxInflight} at t=${(this.dispatchAt[i] / 1000).toFixed(3)} s (call ${i} of ${this.calls})`;
+      const files = this.o.openFiles == null ? '' : `, open-file limit ${this.o.openFiles}`;
+      this.collapseReason = `attempts in flight reached the cap ${this.o.maxInflight}${files} at t=${(this.dispatchAt[i] / 1000).toFixed(3)} s (call ${i} of ${this.calls})`;
       this.end();
     }
   };

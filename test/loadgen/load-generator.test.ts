@@ -6,6 +6,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../contract/index.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
+import { inflightCap } from '../../loadgen/options.ts';
 import { type HedgeConfig, type ModelParams, referenceConfig } from '../../model/index.ts';
 import { startWorkServer, until, type WorkServer } from './work-server.ts';
 
@@ -157,6 +158,20 @@ describe('bounds', () => {
     expect(srv.arrivals.length).toBeGreaterThan(0);
     expect(srv.arrivals.length).toBeLessThanOrEqual(30);
     expect(srv.aborted.length).toBe(srv.arrivals.length);
+  });
+
+  it('keeps the cap below the open-file limit, shared by the clients, and says so when it collapses there', async () => {
+    expect(inflightCap(undefined, 1, 20_000)).toBe(19_744);
+    expect(inflightCap(5_000, 1, 20_000)).toBe(5_000);
+    expect(inflightCap(undefined, 4, 20_000)).toBe(4_936);
+    expect(inflightCap(undefined, 1, null)).toBe(20_000);
+    srv.reset();
+    srv.handler = () => {}; // never answers
+    const { result } = await runPoint(referenceConfig('no hedge')!, 1, 1000, { openFiles: 286 });
+    expect(result.collapsed).toBe(true);
+    expect(result.collapseReason).toMatch(/cap 30, open-file limit 286/);
+    expect(result.inflight.cap).toBe(30);
+    expect(result.sent).toBe(30);
   });
 
   it('a target that accepts connections but never answers: the warm-up gives up, the point collapses at the cap', async () => {
