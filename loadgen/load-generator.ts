@@ -87,6 +87,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
   const log = o.log ?? (() => {});
   let redis: Redis | null = o.redis ?? null;
   const ownRedis = o.redis === undefined && o.redisUrl !== undefined;
+  let windingDown: NodeJS.Timeout | undefined;
   try {
     await run.transport.probe();
     let recorder: StreamRecorder | null = null;
@@ -132,12 +133,19 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     }
     const cpu0 = process.cpuUsage();
     await run.start();
+    // From here to the final status (the clock exchange, closing thousands of connections after a collapse,
+    // the last flush of records) the heartbeat goes on: the orchestrator judges a silent generator hung.
+    windingDown = setInterval(() => status?.update(run.progress('running')), o.statusIntervalMs);
     const durationMs = run.progress('done').t * 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuCores = durationMs > 0 ? (cpu.user + cpu.system) / 1000 / durationMs : 0;
-    // A stopped point ends now (it failed anyway): no 2 s exchange on the way out.
-    const clockEnd = clockStart !== null && run.stopReason === null ? await measureClock() : null;
-    if (clockEnd !== null) status?.update(run.progress('running'));
+    // A stopped point ends now (it failed anyway), and so does a collapsed one (no latency of it is compared,
+    // and its target, still draining the queue, let the exchange wait out its timeout: 5.8 s of a wind-down
+    // of 8.5 s after a collapse at the cap at ×10, against the orchestrator's 8 s without a heartbeat).
+    const clockEnd =
+      clockStart !== null && run.stopReason === null && run.collapseReason === null
+        ? await measureClock()
+        : null;
     await run.transport.destroy().catch(() => {});
 
     let counters: RecorderCounters = null;
@@ -152,6 +160,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     }
     const clockInfo = clockStart === null ? null : pointClock(clockStart, clockEnd, run.t0, o.clockDriftMs);
     const result = pointResult(run, o, durationMs, cpuCores, counters, error, clockInfo);
+    clearInterval(windingDown); // before the final write, which no later update may overwrite
     await status?.final(run.progress(result.state), {
       error: error ?? '',
       ended_ms: String(Date.now()),
@@ -159,6 +168,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     });
     return result;
   } finally {
+    clearInterval(windingDown);
     await run.transport.destroy().catch(() => {});
     if (ownRedis) redis?.disconnect();
   }

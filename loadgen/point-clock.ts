@@ -33,7 +33,8 @@ export async function readClock(
 /**
  * The summary's clock field and the reasons it adds: a missing start or end, or a drift larger than
  * `driftBoundMs` plus both uncertainties (what the two intervals allow without any real drift).
- * `end` is null when the point was stopped before it ended (the point failed anyway: no reason added).
+ * `end` is null when the point was stopped before it ended or collapsed (no reason added: the point failed,
+ * or none of its latencies is compared).
  */
 export function pointClock(
   start: ClockReading,

@@ -16,7 +16,7 @@ import {
   planPoints,
 } from '../run/plan.ts';
 import { replicaPlanNotes } from '../run/replica-check.ts';
-import { heavyCollapseKeys, simulatePlan } from '../run/sim-rows.ts';
+import { collapsingKeys, simulatePlan } from '../run/sim-rows.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied, on its lanes. */
 export async function printPlan(o: {
@@ -41,16 +41,14 @@ export async function printPlan(o: {
     ...laneDemand(plan),
     say: (t) => process.stderr.write(`${t}\n`),
   });
-  // Lanes on this machine measure the points predicted to collapse heavily alone (lane-scheduler.ts): the plan
+  // Lanes on this machine measure the points predicted to collapse alone (lane-scheduler.ts): the plan
   // simulates to find them. Lanes of a hosts file are taken to be machines of their own (the run asks them).
-  const heavy =
-    lanes > 1 && hostsFile === undefined
-      ? heavyCollapseKeys(plan, await simulatePlan(plan))
-      : new Set<string>();
+  const collapsing =
+    lanes > 1 && hostsFile === undefined ? collapsingKeys(plan, await simulatePlan(plan)) : new Set<string>();
   // The same points collapse at every time scale (the model has no unit of time): by plan position.
   const aloneIn = (p: PlannedPoint[]) =>
-    new Set(p.filter((_, i) => heavy.has(plan[i].key)).map((pp) => pp.key));
-  const estimate = estimatePlan(plan, lanes, heavy);
+    new Set(p.filter((_, i) => collapsing.has(plan[i].key)).map((pp) => pp.key));
+  const estimate = estimatePlan(plan, lanes, collapsing);
   // "auto" is chosen by a measurement at the start of the run: give the estimate at each k it may choose.
   if (matrix.timeScale === 'auto') {
     const at = TIME_SCALE_LADDER.map((k) => {

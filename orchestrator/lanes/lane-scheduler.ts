@@ -1,8 +1,8 @@
 // The lane scheduler: a run's pending points measured one at a time per lane, in plan order, each lane taking
 // the next point when it finishes one. When the lanes share one machine, the points the simulation predicts
-// to collapse heavily come last, one at a time with no other lane beside them. A lane whose hosts stop
-// answering is retired and its point requeued for the others; each point measured is recorded (raw files →
-// the real row) as it ends.
+// to collapse come last, one at a time with no other lane beside them. A lane whose hosts stop answering is
+// retired and its point requeued for the others; each point measured is recorded (raw files → the real row)
+// as it ends.
 
 import type { ClientFigures, PointRow } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
@@ -14,7 +14,7 @@ import type { ProgressReporter } from '../run/progress.ts';
 import type { RunFolder } from '../run/run-folder.ts';
 import { RunProgress } from '../run/run-progress.ts';
 import type { RunRecord } from '../run/run-record.ts';
-import { heavyCollapseKeys } from '../run/sim-rows.ts';
+import { collapsingKeys } from '../run/sim-rows.ts';
 import { type Lane, laneReachable } from './lanes.ts';
 
 /** What the scheduler measures with: the run's folder, matrix, options and lanes planned, and its stop signal. */
@@ -23,7 +23,7 @@ export interface LaneScheduler {
   matrix: Matrix;
   /** Lanes the run was planned with (one that could not be brought up still counts in names and progress). */
   laneCount: number;
-  /** The lanes share one machine's cores: points predicted to collapse heavily are measured alone. */
+  /** The lanes share one machine's cores: points predicted to collapse are measured alone. */
   lanesShareMachine: boolean;
   allowAnyTarget: boolean;
   timing: PointTiming;
@@ -34,7 +34,7 @@ export interface LaneScheduler {
 
 /**
  * Measures the pending points, one at a time per lane, in plan order, until done or interrupted; on lanes
- * that share a machine, the points predicted to collapse heavily after the others, one at a time. A lane whose
+ * that share a machine, the points predicted to collapse after the others, one at a time. A lane whose
  * hosts stop answering is retired and its point goes back to the queue; when no lane is left, the points
  * not measured stay pending (--resume).
  */
@@ -45,7 +45,7 @@ export async function measureOnLanes(
   sim: Map<string, PointRow>,
   lanes: Lane[],
 ): Promise<void> {
-  const alone = s.lanesShareMachine ? heavyCollapseKeys(pending, sim) : new Set<string>();
+  const alone = s.lanesShareMachine ? collapsingKeys(pending, sim) : new Set<string>();
   const together = pending.filter((pp) => !alone.has(pp.key));
   const last = pending.filter((pp) => alone.has(pp.key));
   if (last.length > 0) {

@@ -18,7 +18,6 @@ import {
 } from '../../model/index.ts';
 import { readMatrixFile } from '../../simulator/index.ts';
 import { BYTES_PER_CALL, MARGIN_BYTES } from './run-folder.ts';
-import { HEAVY_OFFERED_LOAD } from './sim-rows.ts';
 
 /** One point of the plan. */
 export interface PlannedPoint {
@@ -123,7 +122,7 @@ export interface PlanEstimate {
     calls: number;
     measured: number;
     expectedMs: number;
-    /** Measured with no other lane beside it, after the others (sim-rows.ts, heavyCollapseKeys); absent = no. */
+    /** Measured with no other lane beside it, after the others (sim-rows.ts, collapsingKeys); absent = no. */
     alone?: true;
   }[];
   /** Estimated wall time of the whole run, ms. */
@@ -255,7 +254,7 @@ export function formatPlan(name: string, e: PlanEstimate): string {
 
 /** Why some points run alone, for the plan and the run's first lines. */
 export function aloneWords(n: number): string {
-  return `${n} point${n === 1 ? '' : 's'} the simulation predicts to collapse heavily (attempts offered ≥ ${HEAVY_OFFERED_LOAD} × capacity) run${n === 1 ? 's' : ''} after the others, with no other lane beside ${n === 1 ? 'it' : 'them'}: thousands of attempts in flight take the shared cores from any point measured at the same time`;
+  return `${n} point${n === 1 ? '' : 's'} the simulation predicts to collapse run${n === 1 ? 's' : ''} after the others, with no other lane beside ${n === 1 ? 'it' : 'them'}: a collapsing point's attempts in flight take the shared cores from any point measured at the same time`;
 }
 
 /** A wall time in words: `4.2 s`, `37 s`, `5m02s`, `1h05m`. */

@@ -1,6 +1,6 @@
 // The simulated side of a run: every planned point simulated once per run (cached in sim.csv, so a
 // resumed run does not simulate again), before any real point runs and competes for the CPU; and what the
-// lanes take from it, the points predicted to collapse heavily.
+// lanes take from it, the points predicted to collapse.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { formatPointsCsv, type PointRow, parsePointsCsv, rowKey } from '../../contract/index.ts';
@@ -43,30 +43,17 @@ export async function simulatePlan(
 }
 
 /**
- * Offered attempts per unit of capacity (load × requests per call) from which a predicted collapse is a
- * heavy one. Measured on confirm.json's ignore half at ×10: collapses the budget holds near capacity
- * (offered 1.00–1.05) peaked at 525–1 468 attempts in flight and were valid beside other points; those
- * without a budget (offered 1.32–1.93) reached 11 207–20 000 (bench/RESULTS.md, "Heavy collapses alone").
+ * The keys of the points the simulation predicts to collapse. Lanes that share one machine measure them
+ * alone, after the others: a collapsing point's attempts in flight (up to the generator's cap of 20 000)
+ * keep its load generator and target busy enough to take the cores from the points measured beside it
+ * (bench/RESULTS.md, "Claims 1–6 on the real clock": 8 of the 16 points beside them failed their self-check).
+ * Every predicted collapse, not only the heavy ones: with only those alone whose offered attempts reach
+ * 1.2 × capacity, the budgeted collapses (525–1 468 attempts in flight) left 7 of 16 neighbours invalid,
+ * against 1 of 16 with every collapse alone ("Heavy collapses alone, measured").
  */
-export const HEAVY_OFFERED_LOAD = 1.2;
-
-/**
- * The keys of the points the simulation predicts to collapse heavily. Lanes that share one machine
- * measure them alone, after the others: such a point's thousands of attempts in flight keep its load
- * generator and target busy enough to take the cores from the points measured beside it
- * (bench/RESULTS.md, "Claims 1–6 on the real clock": 8 of the 16 points beside them failed their
- * self-check; "The collapsing points measured alone": 1 of 16).
- */
-export function heavyCollapseKeys(
+export function collapsingKeys(
   plan: readonly PlannedPoint[],
   sim: ReadonlyMap<string, PointRow>,
 ): Set<string> {
-  return new Set(
-    plan
-      .filter((pp) => {
-        const r = sim.get(pp.key);
-        return r?.collapsed === true && r.load * (r.requests_per_call ?? 1) >= HEAVY_OFFERED_LOAD;
-      })
-      .map((pp) => pp.key),
-  );
+  return new Set(plan.filter((pp) => sim.get(pp.key)?.collapsed === true).map((pp) => pp.key));
 }
