@@ -44,7 +44,7 @@ export async function simulatePlan(
 
 /**
  * The keys of the points the simulation predicts to collapse. Lanes that share one machine measure them
- * alone, after the others: a collapsing point's attempts in flight (up to the generator's cap of 20 000)
+ * alone, after the others: a collapsing point's attempts in flight (up to the generator's cap, 19 744 here)
  * keep its load generator and target busy enough to take the cores from the points measured beside it
  * (bench/RESULTS.md, "Claims 1–6 on the real clock": 8 of the 16 points beside them failed their self-check).
  * Every predicted collapse, not only the heavy ones: with only those alone whose offered attempts reach
