@@ -87,7 +87,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
   const log = o.log ?? (() => {});
   let redis: Redis | null = o.redis ?? null;
   const ownRedis = o.redis === undefined && o.redisUrl !== undefined;
-  let windingDown: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   try {
     await run.transport.probe();
     let recorder: StreamRecorder | null = null;
@@ -108,16 +108,16 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
       await status.final(run.progress('running'), { started_ms: String(Date.now()), error: '', summary: '' });
       const st = status;
       run.sink = recorder;
-      run.onTick = (p) => st.update(p);
+      // One heartbeat from here to the final status, through every phase (the clock exchange, up to 2 s; the
+      // warm-up, up to 5 s; the start barrier; sending; closing thousands of connections after a collapse):
+      // the orchestrator judges a generator whose status has not changed for 8 s hung.
+      heartbeat = setInterval(() => st.update(run.progress('running')), o.statusIntervalMs);
     }
 
     // The offset is read on the same clock as the calls' times, before the warm-up loads either side.
     const measureClock = (): Promise<ClockReading> =>
       readClock(o.target, () => clock.now(), o.clockSamples, o.clockTimeoutMs);
     const clockStart = o.clockSamples > 0 ? await measureClock() : null;
-    // A fresh heartbeat after each measurement (up to clockTimeoutMs): the orchestrator judges a silent
-    // generator hung, and the warm-up, or the final flush, comes next.
-    status?.update(run.progress('running'));
     await run.warmUp(o.warmRequests, Math.min(o.warmConnections, o.maxInflight), o.warmPath, o.warmTimeoutMs);
     if (o.clients > 1 && redis !== null && o.run && o.slug) {
       const keys = redisKeys(o.run, o.slug);
@@ -127,15 +127,11 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
         goKey: keys.go,
         clients: o.clients,
         timeoutMs: o.barrierTimeoutMs,
-        heartbeat: () => status?.update(run.progress('running')),
         stopped: () => run.stopReason !== null,
       });
     }
     const cpu0 = process.cpuUsage();
     await run.start();
-    // From here to the final status (the clock exchange, closing thousands of connections after a collapse,
-    // the last flush of records) the heartbeat goes on: the orchestrator judges a silent generator hung.
-    windingDown = setInterval(() => status?.update(run.progress('running')), o.statusIntervalMs);
     const durationMs = run.progress('done').t * 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuCores = durationMs > 0 ? (cpu.user + cpu.system) / 1000 / durationMs : 0;
@@ -160,7 +156,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     }
     const clockInfo = clockStart === null ? null : pointClock(clockStart, clockEnd, run.t0, o.clockDriftMs);
     const result = pointResult(run, o, durationMs, cpuCores, counters, error, clockInfo);
-    clearInterval(windingDown); // before the final write, which no later update may overwrite
+    clearInterval(heartbeat); // before the final write, which no later update may overwrite
     await status?.final(run.progress(result.state), {
       error: error ?? '',
       ended_ms: String(Date.now()),
@@ -168,7 +164,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     });
     return result;
   } finally {
-    clearInterval(windingDown);
+    clearInterval(heartbeat);
     await run.transport.destroy().catch(() => {});
     if (ownRedis) redis?.disconnect();
   }

@@ -160,7 +160,6 @@ export class PointRun {
       const p = this.progress('running');
       this.timeline.add(p.t, p.inflight);
       this.o.onProgress?.(p);
-      this.onTick?.(p);
     }, this.o.statusIntervalMs);
     if (this.stopReason !== null) this.end();
     else this.scheduler.start();
@@ -169,9 +168,6 @@ export class PointRun {
       clearInterval(tick);
     });
   }
-
-  /** Called with every progress sample (the status hash writer hooks in here). */
-  onTick: ((p: LoadProgress) => void) | null = null;
 
   /** Ends the point from outside with `reason` (it is then reported as failed). */
   stop(reason: string): void {

@@ -15,8 +15,6 @@ export interface BarrierOptions {
   goKey: string;
   clients: number;
   timeoutMs: number;
-  /** Called about once a second while waiting (the status heartbeat: the orchestrator judges silence a hang). */
-  heartbeat: () => void;
   /** True once the point was stopped from outside: waiting ends at once. */
   stopped: () => boolean;
 }
@@ -47,7 +45,6 @@ export async function startBarrier(o: BarrierOptions): Promise<void> {
         );
       }
       if ((await waiter.blpop(o.goKey, 1)) !== null) return;
-      o.heartbeat();
     }
   } finally {
     waiter.disconnect();

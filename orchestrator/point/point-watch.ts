@@ -143,12 +143,13 @@ export async function watchGenerators(
           };
         }
         if (g.seen && now - g.lastChange > o.staleMs) {
+          // Where it stopped (before its first send, while sending, after) and its log: a hang is rare and
+          // the reason is all that is left of it.
+          const s = g.last ?? {};
+          const at = `sent ${s.sent ?? '?'}, completed ${s.completed ?? '?'}, in flight ${s.inflight ?? '?'}`;
           return {
             kind: 'failed',
-            reason: await withLog(
-              g,
-              `no progress from ${g.who} for ${Math.round(o.staleMs / 1000)} s (stale heartbeat)`,
-            ),
+            reason: `no progress from ${g.who} for ${Math.round(o.staleMs / 1000)} s (stale heartbeat; ${at}; log: ${await g.log()})`,
           };
         }
       }
