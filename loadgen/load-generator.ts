@@ -137,7 +137,7 @@ async function runPoint(run: PointRun, o: ResolvedOptions, clock: Clock): Promis
     const cpuCores = durationMs > 0 ? (cpu.user + cpu.system) / 1000 / durationMs : 0;
     // A stopped point ends now (it failed anyway), and so does a collapsed one (no latency of it is compared,
     // and its target, still draining the queue, let the exchange wait out its timeout: 5.8 s of a wind-down
-    // of 8.5 s after a collapse at the cap at ×10, against the orchestrator's 8 s without a heartbeat).
+    // of 8.5 s after a collapse at the cap at ×10, for a reading nothing uses).
     const clockEnd =
       clockStart !== null && run.stopReason === null && run.collapseReason === null
         ? await measureClock()
