@@ -1,15 +1,15 @@
-// The lane scheduler: a run's pending points measured one at a time per lane, in plan order, each lane taking
-// the next point when it finishes one. When the lanes share one machine, the points the simulation predicts
-// to collapse come last, one at a time with no other lane beside them. A lane whose hosts stop answering is
-// retired and its point requeued for the others; each point measured is recorded (raw files → the real row)
-// as it ends.
+// The lane scheduler: a run's pending points measured one at a time per lane, in lane order (plan.ts: the
+// calibration point, then the longest first), each lane taking the next point when it finishes one. When the
+// lanes share one machine, the points the simulation predicts to collapse heavily come last, one at a time
+// with no other lane beside them. A lane whose hosts stop answering is retired and its point requeued for
+// the others; each point measured is recorded (raw files → the real row) as it ends.
 
 import type { ClientFigures, PointRow } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
 import { measurePoint, type PointTiming } from '../point/point-runner.ts';
 import { realRow } from '../run/analysis-bridge.ts';
 import { foreignLoad } from '../run/foreign-target.ts';
-import { aloneWords, type PlannedPoint } from '../run/plan.ts';
+import { aloneWords, laneOrder, type PlannedPoint } from '../run/plan.ts';
 import type { ProgressReporter } from '../run/progress.ts';
 import type { RunFolder } from '../run/run-folder.ts';
 import { RunProgress } from '../run/run-progress.ts';
@@ -33,8 +33,8 @@ export interface LaneScheduler {
 }
 
 /**
- * Measures the pending points, one at a time per lane, in plan order, until done or interrupted; on lanes
- * that share a machine, the points predicted to collapse after the others, one at a time. A lane whose
+ * Measures the pending points, one at a time per lane, in lane order, until done or interrupted; on lanes
+ * that share a machine, the points predicted to collapse heavily after the others, one at a time. A lane whose
  * hosts stop answering is retired and its point goes back to the queue; when no lane is left, the points
  * not measured stay pending (--resume).
  */
@@ -46,7 +46,10 @@ export async function measureOnLanes(
   lanes: Lane[],
 ): Promise<void> {
   const alone = s.lanesShareMachine ? collapsingKeys(pending, sim) : new Set<string>();
-  const together = pending.filter((pp) => !alone.has(pp.key));
+  const together = laneOrder(
+    pending.filter((pp) => !alone.has(pp.key)),
+    s.laneCount,
+  );
   const last = pending.filter((pp) => alone.has(pp.key));
   if (last.length > 0) {
     s.say(`hedgebench: ${aloneWords(last.length)}: ${last.map((pp) => pp.key).join(', ')}`);

@@ -18,6 +18,7 @@ import {
 } from '../../model/index.ts';
 import { readMatrixFile } from '../../simulator/index.ts';
 import { BYTES_PER_CALL, MARGIN_BYTES } from './run-folder.ts';
+import { ALONE_BACKLOG } from './sim-rows.ts';
 
 /** One point of the plan. */
 export interface PlannedPoint {
@@ -87,11 +88,36 @@ export function pendingEntry(pp: PlannedPoint): PointEntry {
 }
 
 /**
- * Wall time a point costs beyond its schedule: configure and reset the target, start the load generator,
- * wait for the last attempt, drain Redis, score the row. The quick preset's README run (9 points of 4 000
- * calls, 48 s of schedules, 1m04s in all) leaves about 1.5 s a point once the start-up below is taken off.
+ * Wall time a point costs beyond its schedule: configure and reset the target, start the load generator
+ * (its clock exchange and warm-up), drain Redis, score the row — and wait for the last calls, whose
+ * latency (stragglers of up to 300 model-ms, longer in a queue) lasts k times longer on a dilated clock.
+ * Fitted to the quick preset: undilated 9 points of 4 000 calls, 48 s of schedules, 1m04s in all (about
+ * 1.5 s a point); at k = 10, 2.0–7.5 s a point beyond its schedule, 4.4 s on average (bench/RESULTS.md).
  */
-export const POINT_OVERHEAD_MS = 1500;
+export const POINT_OVERHEAD_MS = 1200;
+/** The part of a point's overhead that grows with its time scale k, per unit of k (see POINT_OVERHEAD_MS). */
+export const POINT_TAIL_MS = 300;
+
+/** Wall time one point costs, its schedule and its overhead. */
+export function pointWallMs(pp: Pick<PlannedPoint, 'expectedMs' | 'point'>): number {
+  return pp.expectedMs + POINT_OVERHEAD_MS + POINT_TAIL_MS * timeScaleOf(pp.point);
+}
+
+/**
+ * The order lanes take the points they share: the calibration point first (every later point is judged
+ * with it), then the longest first, so no lane is left with a long point while the others idle (the
+ * classic greedy rule for L machines, within 4/3 of the best schedule). One lane keeps plan order.
+ */
+export function laneOrder<T extends Pick<PlannedPoint, 'expectedMs' | 'point' | 'calibration'>>(
+  points: readonly T[],
+  lanes: number,
+): T[] {
+  if (lanes <= 1) return [...points];
+  return [...points].sort(
+    (a, b) => Number(b.calibration) - Number(a.calibration) || pointWallMs(b) - pointWallMs(a),
+  );
+}
+
 /** Once per run: simulate, start Redis and the target, write the comparison and the report. */
 export const RUN_OVERHEAD_MS = 3000;
 /** The tail percentiles whose interval a run's calls may fail to bound (p50's needs a handful), and its level. */
@@ -140,7 +166,7 @@ export interface PlanEstimate {
 
 /**
  * Estimates the wall time (on `lanes` lanes) and disk of a plan and checks that its calls bound p99 and p99.9.
- * Lanes take the points in plan order, each the next one as it frees up, as the run does; the points keyed
+ * Lanes take the points in laneOrder, each the next one as it frees up, as the run does; the points keyed
  * in `alone` come after the others, one at a time.
  */
 export function estimatePlan(
@@ -158,13 +184,13 @@ export function estimatePlan(
   }));
   const free = Array<number>(lanes).fill(0);
   let solo = 0;
-  for (const p of points) {
-    if (p.alone) {
-      solo += p.expectedMs + POINT_OVERHEAD_MS;
+  for (const pp of laneOrder(plan, lanes)) {
+    if (alone.has(pp.key)) {
+      solo += pointWallMs(pp);
       continue;
     }
     const i = free.indexOf(Math.min(...free));
-    free[i] += p.expectedMs + POINT_OVERHEAD_MS;
+    free[i] += pointWallMs(pp);
   }
   const wallMs = RUN_OVERHEAD_MS + Math.max(...free) + solo;
   const diskBytes = points.reduce((b, p) => b + p.calls * BYTES_PER_CALL, 0);
@@ -240,7 +266,7 @@ export function formatPlan(name: string, e: PlanEstimate): string {
         `${String(i + 1).padStart(3)}  ${label(p).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${formatDuration(p.expectedMs)}`,
     ),
     ...(alone > 0 ? [`alone: ${aloneWords(alone)}`] : []),
-    `estimated wall time: about ${formatDuration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${formatDuration(POINT_OVERHEAD_MS)} a point to start, drain and score, and ${formatDuration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
+    `estimated wall time: about ${formatDuration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${formatDuration(POINT_OVERHEAD_MS)} a point to start, drain and score and ${formatDuration(POINT_TAIL_MS)} × its time scale for its last calls, and ${formatDuration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
     ...(e.timeScales
       ? [
           `dilated: time scale ${e.timeScales.join(', ')}: every duration × k and every rate ÷ k, so each schedule lasts k times its undilated length; results in model ms`,
@@ -254,7 +280,7 @@ export function formatPlan(name: string, e: PlanEstimate): string {
 
 /** Why some points run alone, for the plan and the run's first lines. */
 export function aloneWords(n: number): string {
-  return `${n} point${n === 1 ? '' : 's'} the simulation predicts to collapse run${n === 1 ? 's' : ''} after the others, with no other lane beside ${n === 1 ? 'it' : 'them'}: a collapsing point's attempts in flight take the shared cores from any point measured at the same time`;
+  return `${n} point${n === 1 ? '' : 's'} the simulation predicts to collapse with ${ALONE_BACKLOG} or more attempts in flight run${n === 1 ? 's' : ''} after the others, with no other lane beside ${n === 1 ? 'it' : 'them'}: so many attempts in flight take the shared cores from any point measured at the same time`;
 }
 
 /** A wall time in words: `4.2 s`, `37 s`, `5m02s`, `1h05m`. */

@@ -43,17 +43,35 @@ export async function simulatePlan(
 }
 
 /**
- * The keys of the points the simulation predicts to collapse. Lanes that share one machine measure them
- * alone, after the others: a collapsing point's attempts in flight (up to the generator's cap, 19 744 here)
- * keep its load generator and target busy enough to take the cores from the points measured beside it
- * (bench/RESULTS.md, "Claims 1–6 on the real clock": 8 of the 16 points beside them failed their self-check).
- * Every predicted collapse, not only the heavy ones: with only those alone whose offered attempts reach
- * 1.2 × capacity, the budgeted collapses (525–1 468 attempts in flight) left 7 of 16 neighbours invalid,
- * against 1 of 16 with every collapse alone ("Heavy collapses alone, measured").
+ * Attempts in flight a collapsing point is predicted to hold at its end, from its simulated row: it offers
+ * λ × requests per call attempts a second against a capacity of λ ÷ load, for calls ÷ λ seconds, so its
+ * backlog grows to calls × (requests per call − 1 ÷ load). Zero for a point that does not collapse.
+ */
+export function collapseBacklog(pp: PlannedPoint, sim: PointRow | undefined): number {
+  if (sim?.collapsed !== true) return 0;
+  return Math.max(0, pp.point.calls * ((sim.requests_per_call ?? 1) - 1 / pp.point.load));
+}
+
+/**
+ * A collapse predicted to end with at least this many attempts in flight is measured alone. The collapses
+ * that took their neighbours' cores held 525–19 744 (bench/RESULTS.md, "Claims 1–6 on the real clock" and
+ * "Heavy collapses alone, measured"); the quick preset's one holds 151 (244 predicted), about what its
+ * unhedged neighbour at the same load holds (52), and measuring it alone cost 40 s and bought nothing.
+ */
+export const ALONE_BACKLOG = 500;
+
+/**
+ * The keys of the points the simulation predicts to collapse heavily (collapseBacklog ≥ ALONE_BACKLOG).
+ * Lanes that share one machine measure them alone, after the others: thousands of attempts in flight (up to
+ * the generator's cap, 19 744 here) keep a point's load generator and target busy enough to take the cores
+ * from the points measured beside it (bench/RESULTS.md, "Claims 1–6 on the real clock": 8 of the 16 points
+ * beside them failed their self-check; with every collapse alone, 1 of 16).
  */
 export function collapsingKeys(
   plan: readonly PlannedPoint[],
   sim: ReadonlyMap<string, PointRow>,
 ): Set<string> {
-  return new Set(plan.filter((pp) => sim.get(pp.key)?.collapsed === true).map((pp) => pp.key));
+  return new Set(
+    plan.filter((pp) => collapseBacklog(pp, sim.get(pp.key)) >= ALONE_BACKLOG).map((pp) => pp.key),
+  );
 }

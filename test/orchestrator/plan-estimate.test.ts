@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentileRanks } from '../../analysis/index.ts';
+import type { PointRow } from '../../contract/index.ts';
 import { parseMatrix } from '../../model/index.ts';
 import type { HostsFile } from '../../orchestrator/hosts/index.ts';
 import { autoProbeLanes, loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
@@ -12,10 +13,14 @@ import {
   dilationWords,
   estimatePlan,
   formatPlan,
+  laneOrder,
   minCallsToBound,
   POINT_OVERHEAD_MS,
+  POINT_TAIL_MS,
+  pointWallMs,
   RUN_OVERHEAD_MS,
 } from '../../orchestrator/run/plan.ts';
+import { ALONE_BACKLOG, collapseBacklog, collapsingKeys } from '../../orchestrator/run/sim-rows.ts';
 import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');
@@ -75,8 +80,29 @@ describe('estimatePlan', () => {
     expect(two.wallMs).toBeGreaterThan(longest);
     expect(two.wallMs).toBeGreaterThanOrEqual((one.wallMs - RUN_OVERHEAD_MS) / 2 + RUN_OVERHEAD_MS);
     expect(two.wallMs).toBeLessThan(one.wallMs);
-    expect(estimatePlan(plan, plan.length).wallMs).toBe(RUN_OVERHEAD_MS + longest + POINT_OVERHEAD_MS);
+    expect(estimatePlan(plan, plan.length).wallMs).toBe(RUN_OVERHEAD_MS + Math.max(...plan.map(pointWallMs)));
     expect(formatPlan('quick', two)).toMatch(/estimated wall time: about .* on 2 lanes/);
+  });
+
+  it('gives lanes the calibration point first, then the longest; one lane keeps plan order', async () => {
+    const plan = planPoints(await loadMatrixFile(CONFIRM, { calls: 2000 }));
+    const order = laneOrder(plan, 3);
+    expect(order[0].calibration).toBe(true);
+    const rest = order.slice(1).map(pointWallMs);
+    expect(rest).toEqual([...rest].sort((a, b) => b - a));
+    expect(new Set(order)).toEqual(new Set(plan));
+    expect(laneOrder(plan, 1)).toEqual(plan);
+    // A point's wall time: its schedule, the per-point overhead, and its last calls' tail, k times longer.
+    const atTen = planPoints(await loadMatrixFile(QUICK));
+    expect(pointWallMs(atTen[0])).toBe(atTen[0].expectedMs + POINT_OVERHEAD_MS + 10 * POINT_TAIL_MS);
+  });
+
+  it('on 3 lanes of the quick preset, finishes the shared points no later than plan order would', async () => {
+    const plan = planPoints(await loadMatrixFile(QUICK));
+    // Plan order on 3 lanes, each lane taking the next point as it frees up.
+    const free = [0, 0, 0];
+    for (const pp of plan) free[free.indexOf(Math.min(...free))] += pointWallMs(pp);
+    expect(estimatePlan(plan, 3).wallMs).toBeLessThanOrEqual(RUN_OVERHEAD_MS + Math.max(...free));
   });
 
   it('measures the points keyed alone after the others, one at a time', async () => {
@@ -87,16 +113,16 @@ describe('estimatePlan', () => {
       plan.filter((p) => !alone.has(p.key)),
       3,
     );
-    const oneByOne = plan
-      .filter((p) => alone.has(p.key))
-      .reduce((t, p) => t + p.expectedMs + POINT_OVERHEAD_MS, 0);
+    const oneByOne = plan.filter((p) => alone.has(p.key)).reduce((t, p) => t + pointWallMs(p), 0);
     expect(e.wallMs).toBe(others.wallMs + oneByOne);
     expect(e.points.filter((p) => p.alone).map((p) => p.key)).toEqual([...alone]);
     // The other points' JSON is as it was: no `alone` field.
     expect(e.points.filter((p) => 'alone' in p)).toHaveLength(2);
     const text = formatPlan('quick', e);
     expect(text).toContain(`${plan[1].key} (alone)`);
-    expect(text).toMatch(/^alone: 2 points the simulation predicts to collapse run after the others/m);
+    expect(text).toMatch(
+      /^alone: 2 points the simulation predicts to collapse with 500 or more attempts in flight run after the others/m,
+    );
     expect(formatPlan('quick', estimatePlan(plan, 3))).not.toContain('alone');
   });
 });
@@ -235,5 +261,25 @@ describe('"auto"\'s probe', () => {
       'test',
     );
     expect(await autoProbeLanes(one, {}, undefined, 2)).toBe(1);
+  });
+});
+
+describe('collapsingKeys', () => {
+  it('keeps alone only the collapses predicted to end with a backlog of ALONE_BACKLOG attempts or more', async () => {
+    const plan = planPoints(await loadMatrixFile(QUICK));
+    const [light, heavy, steady] = plan.slice(1, 4);
+    const row = (collapsed: boolean, requests_per_call: number) =>
+      ({ collapsed, requests_per_call }) as unknown as PointRow;
+    // 4 200 calls a point: 0.05 attempts a call above capacity is a backlog of 210, 0.5 of 2 100.
+    const sim = new Map<string, PointRow>([
+      [light.key, row(true, 1 / light.point.load + 0.05)],
+      [heavy.key, row(true, 1 / heavy.point.load + 0.5)],
+      [steady.key, row(false, 3)],
+    ]);
+    expect(collapseBacklog(light, sim.get(light.key))).toBeCloseTo(0.05 * light.point.calls, 6);
+    expect(collapseBacklog(light, sim.get(light.key))).toBeLessThan(ALONE_BACKLOG);
+    expect(collapseBacklog(heavy, sim.get(heavy.key))).toBeGreaterThanOrEqual(ALONE_BACKLOG);
+    expect(collapseBacklog(steady, sim.get(steady.key))).toBe(0);
+    expect(collapsingKeys(plan, sim)).toEqual(new Set([heavy.key]));
   });
 });

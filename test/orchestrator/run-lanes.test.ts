@@ -101,7 +101,7 @@ describe('hedgebench run --lanes 2, everything on this machine', () => {
     const collapsing = '3 attempts, no budget|0.90|ignore|1';
     expect(runLog(out).find((e) => e.event === 'alone')?.keys).toEqual([collapsing]);
     expect(said.join('')).toContain(
-      `1 point the simulation predicts to collapse runs after the others, with no other lane beside it: a collapsing point's attempts in flight take the shared cores from any point measured at the same time: ${collapsing}`,
+      `1 point the simulation predicts to collapse with 500 or more attempts in flight runs after the others, with no other lane beside it: so many attempts in flight take the shared cores from any point measured at the same time: ${collapsing}`,
     );
     const starts = runLog(out).filter((e) => e.event === 'point-start');
     expect(starts.map((e) => e.key).at(-1)).toBe(collapsing);
