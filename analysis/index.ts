@@ -5,7 +5,7 @@ export { renderSvg } from './charts/charts.ts';
 export { attribute, clockOffsetOf, residualMs } from './judge/attribution.ts';
 export { formatSummaryLine } from './judge/compare.ts';
 export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } from './judge/gate.ts';
-export { percentileRanks } from './judge/percentile-ci.ts';
+export { percentileInterval, percentileRanks } from './judge/percentile-ci.ts';
 export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
 export { sampleMismatches } from './judge/sample-mismatch.ts';
 export {

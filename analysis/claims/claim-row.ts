@@ -2,6 +2,7 @@
 // exists, the 95 % interval of its latency percentiles, and what is known about its collapse verdict.
 
 import type { ClaimVerdict, LatencyColumn, PointRow } from '../../contract/index.ts';
+import type { CallSample } from './paired-difference.ts';
 
 /** The latency columns a claim may compare: the compared metrics' (contract/latency-metrics.ts). */
 export type { LatencyColumn };
@@ -22,6 +23,11 @@ export type ClaimRow = Omit<PointRow, 'source'> & {
   ci?: Partial<Record<LatencyColumn, ClaimInterval>>;
   /** Set when the collapse criterion could not decide (e.g. too few samples): the row's `collapsed` is no evidence. */
   collapseUndecided?: string;
+  /**
+   * A real point's measured successful calls, read when a check first asks (null: unreadable). Two rows
+   * that both have one are compared paired by call (paired-difference.ts), not by their own intervals.
+   */
+  sample?: () => CallSample | null;
 };
 
 /** The three verdicts of a claim (claims.csv's, so contract/claims-csv.ts owns the names). */

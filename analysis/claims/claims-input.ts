@@ -8,17 +8,23 @@ import {
   type CollapseEvidence,
   entryKey,
   LATENCY_METRICS,
+  type ManifestPoint,
   type PointRow,
   parsePointsCsv,
   RUN_FILES,
+  rawPaths,
   rowKey,
 } from '../../contract/index.ts';
+import { timeScaleOf, warmupCalls } from '../../model/index.ts';
 import { RunFolderError } from '../errors.ts';
 import { realInterval } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
+import { callsInModelTime } from '../read/model-time.ts';
+import { OUTCOME_CODE, readCallsCsv } from '../read/raw-files.ts';
 import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
+import type { CallSample } from './paired-difference.ts';
 
 /** The rows of a folder, every source, and what a reader must know about them. */
 export interface ClaimsInput {
@@ -51,9 +57,37 @@ export function collapseUndecided(
   return e.reason.startsWith('too few samples') ? e.reason : undefined;
 }
 
-/** The real row of an analysed point with its intervals (as comparison.csv writes them). */
-function realClaimRow(p: PointAnalysis, real: PointRow): ClaimRow {
+/**
+ * A real point's measured successful calls in model time, read from raw/ when a check first asks and kept
+ * (null when unreadable: the check then falls back to the point's own intervals).
+ */
+function callSample(runDir: string, entry: ManifestPoint, warm: number): () => CallSample | null {
+  let read: CallSample | null | undefined;
+  return () => {
+    if (read !== undefined) return read;
+    try {
+      const c = callsInModelTime(readCallsCsv(rawPaths(runDir, entry.slug).calls), timeScaleOf(entry));
+      const ok: number[] = [];
+      for (let i = 0; i < c.n; i++) if (c.outcome[i] === OUTCOME_CODE.ok && c.call[i] >= warm) ok.push(i);
+      read = {
+        call: Float64Array.from(ok, (i) => c.call[i]),
+        latencyMs: Float64Array.from(ok, (i) => c.latencyMs[i]),
+      };
+    } catch {
+      read = null;
+    }
+    return read;
+  };
+}
+
+/** The real row of an analysed point with its intervals (as comparison.csv writes them) and its calls. */
+function realClaimRow(a: RunAnalysis, p: PointAnalysis, real: PointRow): ClaimRow {
   const row: ClaimRow = { ...real, collapseUndecided: collapseUndecided(p.collapse, real.collapsed) };
+  // A foreign service draws its own service times: its points share no random numbers to pair by.
+  if (p.realSource === 'raw' && !p.clientSide) {
+    const warm = warmupCalls({ calls: p.entry.calls, warmupFraction: a.manifest.matrix.warmupFraction });
+    row.sample = callSample(a.runDir, p.entry, warm);
+  }
   if (!p.intervals) return row;
   row.ci = {};
   for (const { name, column, decimals } of LATENCY_METRICS) {
@@ -71,7 +105,7 @@ export function claimRowsOfRun(a: RunAnalysis, pointsCsv: readonly PointRow[]): 
   const notes: string[] = [];
   for (const p of a.points) {
     if (p.sim) rows.push({ ...p.sim });
-    if (p.real) rows.push(realClaimRow(p, p.real));
+    if (p.real) rows.push(realClaimRow(a, p, p.real));
     if (p.real && p.realSource === 'points.csv')
       notes.push(`${p.key}: real row without raw calls, its percentiles are taken without an interval`);
   }

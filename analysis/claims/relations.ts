@@ -1,9 +1,10 @@
 // What "better", "worse" and "same result" mean in a claim, on a latency percentile with its interval,
 // and the bounds on rates. results/README.md ("claims.csv") states the same rules for readers.
 //
-// Latency. Two points A and B of one source and seed, at percentile column P. Each value has its 95 %
-// order-statistic interval [low, high] (a real point with raw calls) or is taken as exact (simulated
-// rows). The difference A − B then lies in D = [A.low − B.high, A.high − B.low]. Two margins:
+// Latency. Two points A and B of one source and seed, at percentile column P. Two real points with raw
+// calls draw the same random numbers call by call, so their difference A − B lies in D, its 95 % interval
+// paired by call (paired-difference.ts). Otherwise each value has its 95 % order-statistic interval
+// [low, high], or is taken as exact (simulated rows), and D = [A.low − B.high, A.high − B.low]. Two margins:
 //   m = max(0.5 ms, 2 % of the smaller value) — "better" / "worse": D lies wholly below −m / above +m;
 //       "not worse": D lies wholly below +m. 2 % is above the simulation's seed-to-seed spread at a
 //       stable point (median 0.3 % at p99, 0.75 % at p99.9 over the reference study's points, seeds 1–3),
@@ -20,6 +21,7 @@ import { formatMs, latencyMetricOfColumn } from '../../contract/index.ts';
 import { RATE_TOLERANCE, roundTo } from '../judge/verdict.ts';
 import { type Check, type ClaimPoints, type PointRef, unusable } from './claim-points.ts';
 import type { ClaimRow, LatencyColumn } from './claim-row.ts';
+import { pairedDifferenceInterval } from './paired-difference.ts';
 
 /** The margins of the latency relations (see the file comment): better / worse, and same result. */
 export const LATENCY_TOLERANCE = Object.freeze({
@@ -58,6 +60,20 @@ export function latencyText(row: ClaimRow, col: LatencyColumn): string {
   const lo = ci.low === null ? '−∞' : formatMs(Math.min(ci.low, v));
   const hi = ci.high === null ? '∞' : formatMs(Math.max(ci.high, v));
   return `${formatMs(v)} ms [${lo}, ${hi}]`;
+}
+
+/**
+ * The interval of A − B at a column (see the file comment): paired by call when both rows have their calls,
+ * else the two intervals' difference. It always holds the difference of the values themselves.
+ */
+function differenceInterval(ra: ClaimRow, rb: ClaimRow, col: LatencyColumn, va: number, vb: number) {
+  const sa = ra.sample?.();
+  const sb = rb.sample?.();
+  const d = sa && sb ? pairedDifferenceInterval(sa, sb, latencyMetricOfColumn(col).percentile) : null;
+  if (d) return { dLow: Math.min(d.low, va - vb), dHigh: Math.max(d.high, va - vb), paired: true };
+  const ia = interval(ra, col, va);
+  const ib = interval(rb, col, vb);
+  return { dLow: ia.low - ib.high, dHigh: ia.high - ib.low, paired: false };
 }
 
 type Relation = 'better' | 'worse' | 'same';
@@ -122,10 +138,7 @@ export function latencyCheck(
   if (va === null || vb === null) {
     return { verdict: 'inconclusive', text: `${head}: no latency to compare` };
   }
-  const ia = interval(ra, col, va);
-  const ib = interval(rb, col, vb);
-  const dLow = ia.low - ib.high;
-  const dHigh = ia.high - ib.low;
+  const { dLow, dHigh, paired } = differenceInterval(ra, rb, col, va, vb);
   const margin = latencyTolerance(expect === 'same' ? 'same' : 'better', va, vb);
   const verdict = judgeDifference(
     expect,
@@ -138,7 +151,7 @@ export function latencyCheck(
   const d =
     dLow === dHigh
       ? `difference ${ms(dLow)} ms`
-      : `difference ${ms(va - vb)} ms in [${ms(dLow)}, ${ms(dHigh)}]`;
+      : `difference ${ms(va - vb)} ms in [${ms(dLow)}, ${ms(dHigh)}]${paired ? ' paired by call' : ''}`;
   const name = expect === 'same' ? 'e' : 'm';
   return {
     verdict,
