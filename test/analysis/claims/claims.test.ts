@@ -107,12 +107,20 @@ describe('claim 3: the budget prevents collapse but not the damage', () => {
     expect(r.summary).toContain('`hedge, default budget` 0.70 ignore collapsed (expected no collapse)');
   });
 
-  it('fails when the budget lets more than 1.11 requests per call through', () => {
+  it('fails when the budget lets more than its 10 % of every call it saw, plus its floor, through', () => {
     const r = budgetPreventsCollapseNotDamage(
-      patch(rows, DB, 0.85, 'ignore', { requests_per_call: 1.2 }),
+      patch(rows, DB, 0.85, 'ignore', { requests_per_call: 1.13 }),
       'sim',
     );
     expect(r.verdict).toBe('fails');
+    // 200 000 calls of which 180 000 measured: the warm-up's deposits count, 1 + 0.10 × 200/180 + 0.01.
+    expect(r.summary).toContain('requests per call 1.13 (expected ≤ 1.1211)');
+    const short = patch(rows, DB, 0.95, 'ignore', {
+      calls: 4200,
+      measured_calls: 3780,
+      requests_per_call: 1.1108,
+    });
+    expect(budgetPreventsCollapseNotDamage(short, 'sim').summary).not.toContain('requests per call');
   });
 
   it('is inconclusive when a real point failed its self-check', () => {
