@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { analyzeRun, everyPoint, formatSummaryLine } from '../analysis/index.ts';
 import { percentileOf } from '../contract/index.ts';
+import { timeScaleOf } from '../model/index.ts';
 import { startCpuMeter } from '../runtime/index.ts';
 
 const { values: args } = parseArgs({
@@ -76,6 +77,9 @@ for (let r = 1; r <= reps; r++) {
   for (const p of everyPoint(a)) {
     const status = JSON.parse(readFileSync(join(out, 'raw', `${p.entry.slug}.status.json`), 'utf8'));
     const tc = status.target_check ?? {};
+    // raw/ keeps the target's figures in wall-clock ms; the table speaks model ms, as the analysis does.
+    const k = timeScaleOf(p.entry);
+    const model = (v: number | undefined) => (v === undefined ? v : v / k);
     const at = p.attribution;
     const transit = at && at.n > 0 ? percentileOf(at.transit, 99) : Number.NaN;
     const collapsed = p.real?.collapsed || p.sim?.collapsed;
@@ -88,9 +92,9 @@ for (let r = 1; r <= reps; r++) {
     console.log(
       [
         p.key,
-        f(tc.holdErrorMs?.p99),
-        f(tc.responseDelayMs?.p99),
-        f(tc.eventLoopDelayMs?.p99),
+        f(model(tc.holdErrorMs?.p99)),
+        f(model(tc.responseDelayMs?.p99)),
+        f(model(tc.eventLoopDelayMs?.p99)),
         f(transit),
         f(p.real?.send_lag_p99_ms),
         `${p.real?.collapsed ? 'collapse' : f(p.real?.p99_ms, 1)} / ${p.sim?.collapsed ? 'collapse' : f(p.sim?.p99_ms, 1)}`,
