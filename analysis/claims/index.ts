@@ -13,6 +13,6 @@ export { claimRowsOfRun, collapseUndecided, readClaimsInput, sourcesOf } from '.
 export { claimsBlocks } from './claims-section.ts';
 export { formatClaimsTable } from './claims-table.ts';
 export { CLAIMS, evaluateClaims } from './evaluate.ts';
-export { type CallSample, PAIRED_RESAMPLES, pairedDifferenceInterval } from './paired-difference.ts';
+export { type CallSample, pairedDifferenceInterval } from './paired-difference.ts';
 export { LATENCY_TOLERANCE, latencyTolerance } from './relations.ts';
 export { type ClaimsOutcome, writeClaims } from './run-claims.ts';

@@ -20,18 +20,15 @@ export interface CallSample {
 }
 
 /** Resamples a paired interval takes. */
-export const PAIRED_RESAMPLES = 1000;
+const PAIRED_RESAMPLES = 1000;
 /** The interval's level. */
 const LEVEL = 0.95;
 // The generator's key of the weights: a seed and stream no point of the model uses (its streams are 1–21).
 const WEIGHT_SEED = 0x5eed;
 const WEIGHT_STREAM = 64;
-// Poisson(1)'s cumulative distribution, for weights by inversion (a weight above 8 has odds ~1e-6).
-const POISSON_1_CDF = [0, 1, 2, 3, 4, 5, 6, 7].reduce<number[]>((cdf, k) => {
-  const pk = Math.exp(-1) / [1, 1, 2, 6, 24, 120, 720, 5040][k];
-  cdf.push((cdf[k - 1] ?? 0) + pk);
-  return cdf;
-}, []);
+// Poisson(1)'s cumulative distribution up to 7, for weights by inversion (a weight above 8 has odds ~1e-6).
+const POISSON_1_CDF: number[] = [];
+for (let k = 0, pk = Math.exp(-1), cum = 0; k < 8; k++, pk /= k) POISSON_1_CDF.push((cum += pk));
 
 /** A side of the pair, ready to resample: its latencies ascending with each one's block. */
 interface Side {
