@@ -28,7 +28,10 @@ const WEIGHT_SEED = 0x5eed;
 const WEIGHT_STREAM = 64;
 // Poisson(1)'s cumulative distribution up to 7, for weights by inversion (a weight above 8 has odds ~1e-6).
 const POISSON_1_CDF: number[] = [];
-for (let k = 0, pk = Math.exp(-1), cum = 0; k < 8; k++, pk /= k) POISSON_1_CDF.push((cum += pk));
+for (let k = 0, pk = Math.exp(-1), cum = 0; k < 8; k++, pk /= k) {
+  cum += pk;
+  POISSON_1_CDF.push(cum);
+}
 
 /** A side of the pair, ready to resample: its latencies ascending with each one's block. */
 interface Side {
