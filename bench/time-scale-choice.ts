@@ -32,5 +32,10 @@ for (let r = 1; r <= Number(args.reps); r++) {
   const choice = await measureTimeScale(matrix, { stderr: quiet, stdout: quiet }, repo, createRun, lanes);
   ks.push(choice.k);
   console.log(`probe ${r} (${((Date.now() - t0) / 1000).toFixed(0)} s): ${choice.reason}`);
+  const d = choice.delays;
+  const ms = (x: number | null) => (x === null ? '–' : x.toFixed(1));
+  console.log(
+    `  wall ms, the worst lane's: send lag ${ms(d.sendLagP99Ms)}, transit ${ms(d.transitP99Ms)}, hold overshoot ${ms(d.holdOvershootP99Ms)}, response delay ${ms(d.responseDelayP99Ms)}`,
+  );
 }
 console.log(`summary: k = ${ks.join(', ')}${new Set(ks).size === 1 ? ' (the same every time)' : ''}`);

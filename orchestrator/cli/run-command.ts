@@ -18,6 +18,7 @@ interface RunArgs {
   redis?: string;
   'durable-redis'?: boolean;
   'retry-failed'?: boolean;
+  'retry-invalid'?: boolean;
   'fail-on'?: string;
   json?: boolean;
   plan?: boolean;
@@ -80,6 +81,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('retry-failed', {
         type: 'boolean',
         describe: 'with --resume: measure the points that failed again too, not only the pending ones',
+      })
+      .option('retry-invalid', {
+        type: 'boolean',
+        describe:
+          'with --resume: measure again the done points that failed their self-check (invalid in points.csv)',
       })
       .option('durable-redis', {
         type: 'boolean',
@@ -171,6 +177,7 @@ async function runHandler(a: RunArgs): Promise<void> {
     redisUrl: a.redis,
     durableRedis: a['durable-redis'],
     retryFailed: a['retry-failed'],
+    retryInvalid: a['retry-invalid'],
     failOn,
     // With --json, stdout carries the JSON alone; the text summary goes with the progress to stderr.
     stdout: a.json ? process.stderr : process.stdout,

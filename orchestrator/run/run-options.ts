@@ -29,6 +29,8 @@ export interface RunOptions {
   resume?: string;
   /** With `resume`: measure the failed points again too (their old rows and reasons are dropped). */
   retryFailed?: boolean;
+  /** With `resume`: measure again the done points whose real row failed its self-check (`valid` false). */
+  retryInvalid?: boolean;
   /** Use this Redis instead of starting one (or the hosts file's). */
   redisUrl?: string;
   /** Start redis-server with an append-only file, so a Redis restart mid-point loses nothing. */

@@ -17,6 +17,7 @@ import { autoProbeLanes, measureTimeScale } from './auto-time-scale.ts';
 import { checkForeignTarget } from './foreign-target.ts';
 import { laneDemand, loadMatrixFile, type PlannedPoint, planPoints } from './plan.ts';
 import { checkReplicasRunnable } from './replica-check.ts';
+import { invalidToRetry } from './retry-invalid.ts';
 import { RunFolder } from './run-folder.ts';
 import type { Run, RunOptions } from './run-options.ts';
 
@@ -29,7 +30,7 @@ export interface ValidRun {
   folder: RunFolder;
   matrix: Matrix;
   plan: PlannedPoint[];
-  /** A resumed run's manifest (with --retry-failed, its failed points pending again); null for a new run. */
+  /** A resumed run's manifest (the points --retry-failed/--retry-invalid name pending again); null for a new run. */
   manifest: Manifest | null;
   sources: Manifest['sources'];
   hostsFile: HostsFile | undefined;
@@ -39,11 +40,18 @@ export interface ValidRun {
   timeScaleChoice: TimeScaleChoice | undefined;
 }
 
-/** A failed point made pending again, without its reason and times (a retry measures it afresh). */
+/** A point made pending again, without its reason and times (a retry measures it afresh). */
 function pendingAgain(p: Manifest['points'][number]): Manifest['points'][number] {
-  if (p.state !== 'failed') return p;
   const { reason: _reason, startedAt: _startedAt, endedAt: _endedAt, ...rest } = p;
   return { ...rest, state: 'pending' };
+}
+
+/** The points `--retry-failed` and `--retry-invalid` measure again, made pending. */
+function retried(o: RunOptions, folder: RunFolder, manifest: Manifest): Manifest {
+  const invalid = o.retryInvalid ? invalidToRetry(folder.readPoints()) : new Set<string>();
+  const again = (p: Manifest['points'][number]) =>
+    (o.retryFailed === true && p.state === 'failed') || (p.state === 'done' && invalid.has(p.key));
+  return { ...manifest, points: manifest.points.map((p) => (again(p) ? pendingAgain(p) : p)) };
 }
 
 /**
@@ -76,14 +84,15 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
       );
     }
     manifest = folder.readManifest();
-    if (o.retryFailed) manifest = { ...manifest, points: manifest.points.map(pendingAgain) };
+    manifest = retried(o, folder, manifest);
     matrix = parseMatrix(manifest.matrix, `${folder.manifestPath} (field "matrix")`);
     matrixFile = manifest.sources.matrixFile;
     hostsPath ??= manifest.sources.hostsFile ?? undefined;
   } else {
-    if (o.retryFailed) {
+    const retry = o.retryFailed ? 'failed' : o.retryInvalid ? 'invalid' : undefined;
+    if (retry) {
       throw new RunOptionError(
-        '--retry-failed measures the failed points of a run again; use it with --resume DIR',
+        `--retry-${retry} measures the ${retry} points of a run again; use it with --resume DIR`,
       );
     }
     matrixFile = resolve(cwd, o.matrixFile ?? defaultMatrixPath(cwd));

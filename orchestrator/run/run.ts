@@ -110,7 +110,7 @@ class RunImpl implements Run {
           `hedgebench: note: the ${laneCount} lanes share this machine's ${availableParallelism()} cores: points measured at the same time take CPU from each other, and their timing shows it (lanes on machines of their own do not)`,
         );
       }
-      const dilation = dilationWords(this.plan);
+      const dilation = dilationWords(pending);
       if (dilation !== '') this.say(`hedgebench: ${dilation}`);
       for (const note of replicaPlanNotes(matrix)) this.say(`hedgebench: ${note}`);
       // Every lane's hosts deployed at once (an unreachable host fails here, before anything starts), the

@@ -10,6 +10,7 @@ import {
   rowLabel,
 } from '../../contract/index.ts';
 import { formatDuration } from './progress.ts';
+import { invalidToRetry } from './retry-invalid.ts';
 
 /** What the summary shows. */
 export interface SummaryInput {
@@ -100,6 +101,16 @@ export function formatRunSummary(s: SummaryInput): string {
     `  manifest.json, points.csv${(s.extraFiles ?? []).map((f) => `, ${f}`).join('')}, raw/`,
   );
   if (s.resumeCommand) out.push(`continue with: ${s.resumeCommand}`);
+  else {
+    // Only those points measured again: a stall of a shared machine invalidates the points measured in it,
+    // and a failed point's cause may be fixed.
+    const again = [
+      ...(invalidToRetry(s.rows).size > 0 ? ['--retry-invalid'] : []),
+      ...(failed.length > 0 ? ['--retry-failed'] : []),
+    ];
+    if (again.length > 0)
+      out.push(`measure them again with: hedgebench run --resume ${s.runDir} ${again.join(' ')}`);
+  }
   out.push(`exit status ${s.exitCode}`);
   return `${out.join('\n')}\n`;
 }

@@ -138,6 +138,9 @@ describe('formatRunSummary', () => {
     expect(text).toMatch(/no hedge\s+27\.3 → 29\.5\*\s+collapse → failed/);
     expect(text).toContain('failed: no hedge|0.95|ignore|1: the target server died');
     expect(text).toContain('results: results/x/');
+    expect(text).toContain(
+      'measure them again with: hedgebench run --resume results/x --retry-invalid --retry-failed',
+    );
     expect(text.trimEnd().endsWith('exit status 1')).toBe(true);
   });
 

@@ -3,13 +3,14 @@
 // kill lands at an exact protocol step (HEDGEBENCH_TEST_KILL_AT, orchestrator/run/fault-point.ts): right after
 // the second point's load generator started, before its pid reached agents.json — the worst instant. That
 // generator is started held (HEDGEBENCH_TEST_HOLD_AT): it waits until stopped, so the resume always finds
-// it, however fast a tiny point would have run or lapsed on its own.
+// it, however fast a tiny point would have run or lapsed on its own. Then `--retry-invalid`: a finished run
+// measures again only the points whose self-check failed.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Manifest, parsePointsCsv } from '../../contract/index.ts';
+import { formatPointsCsv, type Manifest, parsePointsCsv, rowKey } from '../../contract/index.ts';
 import type { AgentRecord } from '../../orchestrator/agents/agent-registry.ts';
 import {
   CLI,
@@ -109,5 +110,38 @@ describe('hedgebench run --resume after SIGKILL', () => {
     // Nothing of either run is still running.
     expect(await processesMentioning(out)).toEqual([]);
     expect(await redisOfRunAlive(out)).toBe(false);
+  }, 240_000);
+
+  it('--retry-invalid measures again the done points whose self-check failed, but not a collapse on both sides', async () => {
+    const matrixFile = writeTinyMatrix(dir, { name: 'retry', configs: ['no hedge'], loads: [0.3, 0.5] });
+    const out = join(dir, 'run-r');
+    expect((await runCli(['run', '--matrix', matrixFile, '--out', out], { cwd: dir })).exitCode).toBe(0);
+    // Whatever this machine made of them, both points read invalid, as after a stall — the first one
+    // collapsed on both sides, which its self-check cannot change (its verdict is both-collapsed).
+    const pointsPath = join(out, 'points.csv');
+    const [first, second] = (JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest).points;
+    const rows = parsePointsCsv(readFileSync(pointsPath, 'utf8')).map((r) => ({
+      ...r,
+      ...(r.source === 'real' ? { valid: false } : {}),
+      ...(rowKey(r) === first.key ? { collapsed: true } : {}),
+    }));
+    writeFileSync(pointsPath, formatPointsCsv(rows));
+    const keptRow = rows.find((r) => r.source === 'real' && rowKey(r) === first.key);
+
+    const again = await runCli(['run', '--resume', out, '--retry-invalid'], { cwd: dir });
+    expect(again.exitCode).toBe(0);
+    expect(`${again.stderr}${again.stdout}`).toContain('1 of 2 points to measure');
+    const log = runLog(out);
+    const resumeAt = log.findIndex((e) => e.event === 'run-resume');
+    const startedAfter = log.slice(resumeAt).filter((e) => e.event === 'point-start');
+    expect(startedAfter.map((e) => e.key)).toEqual([second.key]);
+    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    expect(m.points.map((p) => p.state)).toEqual(['done', 'done']);
+    expect(m.points[0].startedAt).toBe(first.startedAt);
+    expect(m.points[1].startedAt).not.toBe(second.startedAt);
+    // The collapsed point's row is kept as it was; the other's is the new measurement's.
+    const after = parsePointsCsv(readFileSync(pointsPath, 'utf8'));
+    expect(after).toHaveLength(4);
+    expect(after.find((r) => r.source === 'real' && rowKey(r) === first.key)).toEqual(keptRow);
   }, 240_000);
 });
