@@ -8,20 +8,17 @@ import {
   type CollapseEvidence,
   entryKey,
   LATENCY_METRICS,
-  type ManifestPoint,
   type PointRow,
   parsePointsCsv,
   RUN_FILES,
-  rawPaths,
   rowKey,
 } from '../../contract/index.ts';
-import { timeScaleOf, warmupCalls } from '../../model/index.ts';
 import { RunFolderError } from '../errors.ts';
 import { realInterval } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { callsInModelTime } from '../read/model-time.ts';
-import { OUTCOME_CODE, readCallsCsv } from '../read/raw-files.ts';
+import { OUTCOME_CODE } from '../read/raw-files.ts';
+import { readMeasuredCalls } from '../read/real-row.ts';
 import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
 import type { CallSample } from './paired-difference.ts';
@@ -58,17 +55,18 @@ export function collapseUndecided(
 }
 
 /**
- * A real point's measured successful calls in model time, read from raw/ when a check first asks and kept
- * (null when unreadable: the check then falls back to the point's own intervals).
+ * A real point's measured successful calls in model time: the calls the analysis kept, else read from raw/
+ * when a check first asks, and kept (null when unreadable: the check then falls back to the point's own
+ * intervals).
  */
-function callSample(runDir: string, entry: ManifestPoint, warm: number): () => CallSample | null {
+function callSample(runDir: string, p: PointAnalysis, warmupFraction: number): () => CallSample | null {
   let read: CallSample | null | undefined;
   return () => {
     if (read !== undefined) return read;
     try {
-      const c = callsInModelTime(readCallsCsv(rawPaths(runDir, entry.slug).calls), timeScaleOf(entry));
+      const c = p.raw?.calls ?? readMeasuredCalls(runDir, p.entry, warmupFraction);
       const ok: number[] = [];
-      for (let i = 0; i < c.n; i++) if (c.outcome[i] === OUTCOME_CODE.ok && c.call[i] >= warm) ok.push(i);
+      for (let i = 0; i < c.n; i++) if (c.outcome[i] === OUTCOME_CODE.ok) ok.push(i);
       read = {
         call: Float64Array.from(ok, (i) => c.call[i]),
         latencyMs: Float64Array.from(ok, (i) => c.latencyMs[i]),
@@ -85,8 +83,7 @@ function realClaimRow(a: RunAnalysis, p: PointAnalysis, real: PointRow): ClaimRo
   const row: ClaimRow = { ...real, collapseUndecided: collapseUndecided(p.collapse, real.collapsed) };
   // A foreign service draws its own service times: its points share no random numbers to pair by.
   if (p.realSource === 'raw' && !p.clientSide) {
-    const warm = warmupCalls({ calls: p.entry.calls, warmupFraction: a.manifest.matrix.warmupFraction });
-    row.sample = callSample(a.runDir, p.entry, warm);
+    row.sample = callSample(a.runDir, p, a.manifest.matrix.warmupFraction);
   }
   if (!p.intervals) return row;
   row.ci = {};

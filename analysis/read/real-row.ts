@@ -67,17 +67,27 @@ export function hasRawCalls(runDir: string, entry: Pick<ManifestPoint, 'slug'>):
   return existsSync(rawPaths(runDir, entry.slug).calls);
 }
 
+/**
+ * A point's measured calls from raw/, in model time (throws RawFileError on a bad file). calls.csv holds only
+ * measured calls by contract; the warm-up filter only guards against a writer that forgot it.
+ */
+export function readMeasuredCalls(
+  runDir: string,
+  entry: Pick<ManifestPoint, 'slug' | 'calls' | 'dims'>,
+  warmupFraction: number,
+): RawCalls {
+  const all = callsInModelTime(readCallsCsv(rawPaths(runDir, entry.slug).calls), timeScaleOf(entry));
+  const warm = warmupCalls({ calls: entry.calls, warmupFraction });
+  return filterCalls(all, (i) => all.call[i] >= warm);
+}
+
 /** Reads a real point's raw files and derives its row and sample (throws RawFileError on a bad file). */
 export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matrix): RealPoint {
   const paths = rawPaths(runDir, entry.slug);
   // raw/ is in wall-clock ms; everything below is in model ms (analysis/read/model-time.ts).
   const k = timeScaleOf(entry);
-  const all = callsInModelTime(readCallsCsv(paths.calls), k);
+  const calls = readMeasuredCalls(runDir, entry, matrix.warmupFraction);
   const status = statusInModelTime(readStatusJson(paths.status), k);
-  // calls.csv holds only measured calls by contract; the warm-up filter only guards against a writer
-  // that forgot it, so both readings give the same row.
-  const warm = warmupCalls({ calls: entry.calls, warmupFraction: matrix.warmupFraction });
-  const calls = filterCalls(all, (i) => all.call[i] >= warm);
   const setup = replicaSetupOf(entry.dims);
   const R = setup.replicas;
   const ctx: RowContext = {
