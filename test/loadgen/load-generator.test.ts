@@ -63,10 +63,12 @@ describe('open loop', () => {
     const r150 = records[150];
     const stallStartRel = r150.intendedMs + r150.sendLagMs;
     const stallEndRel = stallStartRel + 1000;
+    // Those sent at least 250 ms before the stall ended: a call's transit to the server in this process can
+    // take tens of ms while other test files load the machine (50 ms here left 9 of 188 arriving after it).
     const inStall = records.filter(
-      (r) => r.intendedMs + r.sendLagMs >= stallStartRel && r.intendedMs < stallEndRel - 50,
+      (r) => r.intendedMs + r.sendLagMs >= stallStartRel && r.intendedMs + r.sendLagMs < stallEndRel - 250,
     );
-    // About 200 calls were due during the stall, and the server received them during the stall.
+    // About 150 calls were sent in the stall's first 750 ms, and the server received them during the stall.
     expect(inStall.length).toBeGreaterThan(120);
     const arrivedInStall = srv.arrivals.filter((a) => a.at >= stallFrom && a.at < stallFrom + 1000).length;
     expect(arrivedInStall).toBeGreaterThanOrEqual(inStall.length - 5);
