@@ -145,17 +145,30 @@ describe('report.html of a real run, in headless chromium', () => {
       (b) => b.ownerDocument.defaultView?.getComputedStyle(b).display,
     );
     expect(hidden).toBe('none');
-    // Find a real point's mark: its title names it.
+    // Find a real point's mark (its title names it) that no other mark covers: where the two sides agree,
+    // the sim mark drawn after it can sit right on top, and the pointer then reads the sim mark.
     const real = await page.$$eval(
       'figure[data-chart="charts/latency_ignore_hedge-default-budget.svg"] .hb-tip',
-      (ms) => ms.findIndex((m) => /this mark: real p99 /.test(m.querySelector('title')?.textContent ?? '')),
+      (ms) =>
+        ms.findIndex((m) => {
+          if (!/this mark: real p99 /.test(m.querySelector('title')?.textContent ?? '')) return false;
+          m.scrollIntoView({ block: 'center' });
+          const r = m.getBoundingClientRect();
+          const top = m.ownerDocument.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return top?.closest('.hb-tip') === m;
+        }),
     );
     expect(real).toBeGreaterThanOrEqual(0);
     const marks = await page.$$(
       'figure[data-chart="charts/latency_ignore_hedge-default-budget.svg"] .hb-tip',
     );
-    await marks[real].scrollIntoView();
-    await marks[real].hover();
+    // The pointer goes to the very spot found uncovered above.
+    const at = await marks[real].evaluate((m) => {
+      m.scrollIntoView({ block: 'center' });
+      const r = m.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    });
+    await page.mouse.move(at.x, at.y);
     const box = await page.$eval('#hb-tipbox', (b) => ({
       display: b.ownerDocument.defaultView?.getComputedStyle(b).display,
       text: b.textContent ?? '',
