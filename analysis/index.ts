@@ -8,6 +8,7 @@ export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } fr
 export { percentileInterval, percentileRanks } from './judge/percentile-ci.ts';
 export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
 export { sampleMismatches } from './judge/sample-mismatch.ts';
+export { STEAL_NOTE_SHARE, stealNote, stealPercent } from './judge/steal.ts';
 export {
   AUTO_MARGIN,
   chooseTimeScale,

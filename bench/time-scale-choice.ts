@@ -6,6 +6,7 @@
 //   npx tsx bench/time-scale-choice.ts [--reps 3] [--matrix experiments/quick.json] [--lanes N]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { stealPercent } from '../analysis/index.ts';
 import { autoProbeLanes, createRun, loadMatrixFile, measureTimeScale } from '../orchestrator/index.ts';
 
 const { values: args } = parseArgs({
@@ -35,7 +36,7 @@ for (let r = 1; r <= Number(args.reps); r++) {
   const d = choice.delays;
   const ms = (x: number | null) => (x === null ? '–' : x.toFixed(1));
   console.log(
-    `  wall ms, the worst lane's: send lag ${ms(d.sendLagP99Ms)}, transit ${ms(d.transitP99Ms)}, hold overshoot ${ms(d.holdOvershootP99Ms)}, response delay ${ms(d.responseDelayP99Ms)}`,
+    `  wall ms, the worst lane's: send lag ${ms(d.sendLagP99Ms)}, transit ${ms(d.transitP99Ms)}, hold overshoot ${ms(d.holdOvershootP99Ms)}, response delay ${ms(d.responseDelayP99Ms)}; the hypervisor took ${stealPercent(choice.stealShare ?? 0)} of the CPU (steal)`,
   );
 }
 console.log(`summary: k = ${ks.join(', ')}${new Set(ks).size === 1 ? ' (the same every time)' : ''}`);

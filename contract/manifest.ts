@@ -31,6 +31,11 @@ export interface PointEntry {
   clients?: ClientFigures[];
   /** The lane that measured it (0-based), in a run of several lanes; absent with one. */
   lane?: number;
+  /**
+   * The share (0..1) of the orchestrator machine's CPU time its hypervisor took (steal, /proc/stat) while the
+   * point was measured: the lanes' machine when they run on it. Absent off Linux and in runs before 2026-12-03.
+   */
+  stealShare?: number;
 }
 
 /** One load generator's share of a point (`clients: K`): its calls' rates and its own self-check. */
@@ -81,12 +86,15 @@ export interface Manifest {
     delays: Record<string, number | null>;
     /** Lanes the probe measured at once (absent in runs before 2026-12-02: one). */
     lanes?: number;
+    /** The share of the CPU the hypervisor took during the deciding probe (absent before 2026-12-03). */
+    stealShare?: number;
   };
   /**
    * Set at the end: the CPU of the machine the orchestrator ran on over the last session's points, busy cores
-   * on average out of `cores` (everything on it counts: lanes, Redis, and anything else running).
+   * on average out of `cores` (everything on it counts: lanes, Redis, and anything else running), and the
+   * share of its CPU time its hypervisor took (steal; absent in runs before 2026-12-03).
    */
-  cpu?: { cores: number; busyCores: number; seconds: number };
+  cpu?: { cores: number; busyCores: number; seconds: number; stealShare?: number };
   /** Set at the end: 0 = every point done; 1 = some failed; 130/143 = interrupted. */
   exitCode?: number;
   points: PointEntry[];
@@ -119,6 +127,7 @@ const entrySchema = z
     startedAt: z.string().nullable().optional(),
     endedAt: z.string().nullable().optional(),
     lane: z.number().int().nonnegative().optional(),
+    stealShare: z.number().min(0).max(1).optional(),
   })
   .passthrough();
 
@@ -141,7 +150,14 @@ const manifestSchema = z
     sources: z.object({ matrixFile: z.string().nullable(), hostsFile: z.string().nullable() }).optional(),
     hosts: z.union([z.literal('local'), z.object({}).passthrough()]).optional(),
     lanes: z.number().int().positive().optional(),
-    cpu: z.object({ cores: z.number(), busyCores: z.number(), seconds: z.number() }).optional(),
+    cpu: z
+      .object({
+        cores: z.number(),
+        busyCores: z.number(),
+        seconds: z.number(),
+        stealShare: z.number().optional(),
+      })
+      .optional(),
     exitCode: z.number().int().optional(),
     points: z.array(entrySchema),
   })

@@ -1,20 +1,31 @@
 // How much CPU the whole machine used over a stretch of wall time, in cores: what lanes on one machine compete
 // for, and what `--lanes auto` budgets (orchestrator/lanes/lanes.ts). Read from /proc/stat, so it counts every
 // process (target, load generators, Redis, the orchestrator, and anything else running); null off Linux.
+// Also the share its hypervisor took (steal): on a virtual machine, time a vCPU was ready to run and was not
+// given a physical core, which delays every timer of the harness at once.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 interface Ticks {
   busy: number;
+  steal: number;
   all: number;
 }
 
-// The first line of /proc/stat: the machine's jiffies by state since boot; idle and iowait are the idle ones.
+/**
+ * The first line of /proc/stat: the machine's jiffies by state since boot (user nice system idle iowait irq
+ * softirq steal …); idle and iowait are the idle ones, steal counts as busy (the vCPU wanted to run).
+ */
+export function parseProcStat(text: string): Ticks | null {
+  const v = text.split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  if (v.length < 4 || v.some((x) => !Number.isFinite(x))) return null;
+  const all = v.reduce((a, b) => a + b, 0);
+  return { busy: all - v[3] - (v[4] ?? 0), steal: v[7] ?? 0, all };
+}
+
 function ticks(): Ticks | null {
   try {
-    const v = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const all = v.reduce((a, b) => a + b, 0);
-    return { busy: all - v[3] - (v[4] ?? 0), all };
+    return parseProcStat(readFileSync('/proc/stat', 'utf8'));
   } catch {
     return null;
   }
@@ -24,6 +35,8 @@ function ticks(): Ticks | null {
 export interface MachineCpu {
   cores: number;
   busyCores: number;
+  /** The share (0..1) of the machine's CPU time its hypervisor took (steal); 0 on bare metal. */
+  stealShare: number;
   seconds: number;
 }
 
@@ -39,6 +52,7 @@ export function startCpuMeter(): { read(): MachineCpu | null } {
       return {
         cores,
         busyCores: ((c1.busy - c0.busy) / (c1.all - c0.all)) * cores,
+        stealShare: Math.round(((c1.steal - c0.steal) / (c1.all - c0.all)) * 10_000) / 10_000,
         seconds: (Date.now() - t0) / 1000,
       };
     },

@@ -26,6 +26,8 @@ export interface TimeScaleChoice {
   quiet: boolean;
   /** How many lanes the probe measured at once; `delays` is the worst of them. */
   lanes: number;
+  /** The share of the CPU the hypervisor took during the probe that decided (steal, /proc/stat). */
+  stealShare?: number;
 }
 
 const CHECKS = [

@@ -17,6 +17,7 @@ import {
 import { type Matrix, pointClients, replicaSetupOf, timeScaleOf, warmupCalls } from '../../model/index.ts';
 import { type Attribution, attribute } from '../judge/attribution.ts';
 import { fidelityReasons } from '../judge/fidelity.ts';
+import { stealNote } from '../judge/steal.ts';
 import { clientFigures } from './client-figures.ts';
 import { attemptsInModelTime, callsInModelTime, statusInModelTime } from './model-time.ts';
 import {
@@ -147,6 +148,8 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     ...invalidReasonsOf(status),
     ...fidelityReasons(status, attribution, matrix.fidelity),
   ];
+  const stolen = invalidReasons.length > 0 ? stealNote(entry.stealShare) : null;
+  if (stolen !== null) invalidReasons.push(stolen);
   const collapseReasons: string[] = [];
   if (status?.summary?.collapsed === true) {
     collapseReasons.push(

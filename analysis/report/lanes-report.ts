@@ -4,6 +4,7 @@
 
 import { formatLoad } from '../../contract/index.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
+import { stealPercent } from '../judge/steal.ts';
 import { configLabel } from './point-label.ts';
 import { ms, POINT_ID_HEAD } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
@@ -44,7 +45,7 @@ export function lanesBlocks(a: RunAnalysis): Block[] {
   const cpuText =
     cpu === undefined
       ? ''
-      : ` The machine the run was started on kept ${cpu.busyCores.toFixed(2)} of its ${cpu.cores} cores busy on average over the ${Math.round(cpu.seconds)} s of points, about ${(cpu.busyCores / lanes).toFixed(2)} a lane (everything on it counts).`;
+      : ` The machine the run was started on kept ${cpu.busyCores.toFixed(2)} of its ${cpu.cores} cores busy on average over the ${Math.round(cpu.seconds)} s of points, about ${(cpu.busyCores / lanes).toFixed(2)} a lane (everything on it counts).${cpu.stealShare ? ` Its hypervisor took ${stealPercent(cpu.stealShare)} of its CPU time (steal), which delays every timer of the harness at once.` : ''}`;
   return [
     { kind: 'heading', level: 2, text: 'Lanes' },
     {

@@ -1,6 +1,7 @@
 // `hedgebench run --plan`: the plan of a new run and its estimate, printed; nothing is started or written.
 
 import { resolve } from 'node:path';
+import type { PointRow } from '../../contract/index.ts';
 import { overrideMatrix, TIME_SCALE_LADDER } from '../../model/index.ts';
 import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
@@ -16,7 +17,7 @@ import {
   planPoints,
 } from '../run/plan.ts';
 import { replicaPlanNotes } from '../run/replica-check.ts';
-import { collapsingKeys, simulatePlan } from '../run/sim-rows.ts';
+import { collapseDrains, collapsingKeys, simulatePlan } from '../run/sim-rows.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied, on its lanes. */
 export async function printPlan(o: {
@@ -41,19 +42,27 @@ export async function printPlan(o: {
     ...laneDemand(plan),
     say: (t) => process.stderr.write(`${t}\n`),
   });
-  // Lanes on this machine measure the points predicted to collapse alone (lane-scheduler.ts): the plan
-  // simulates to find them. Lanes of a hosts file are taken to be machines of their own (the run asks them).
-  const collapsing =
-    lanes > 1 && hostsFile === undefined ? collapsingKeys(plan, await simulatePlan(plan)) : new Set<string>();
-  // The same points collapse at every time scale (the model has no unit of time): by plan position.
-  const aloneIn = (p: PlannedPoint[]) =>
-    new Set(p.filter((_, i) => collapsing.has(plan[i].key)).map((pp) => pp.key));
-  const estimate = estimatePlan(plan, lanes, collapsing);
+  // The plan simulates to find the points predicted to collapse: each lasts past its schedule while its
+  // backlog drains, and lanes on this machine measure the heavy ones alone (lane-scheduler.ts). Lanes of a
+  // hosts file are taken to be machines of their own (the run asks them).
+  const sim = await simulatePlan(plan);
+  // The same points collapse at every time scale (the model has no unit of time): a plan at another k takes
+  // the simulated rows by position.
+  const estimateOf = (p: PlannedPoint[]) => {
+    const rows = new Map<string, PointRow>();
+    p.forEach((pp, i) => {
+      const r = sim.get(plan[i].key);
+      if (r) rows.set(pp.key, r);
+    });
+    const alone = lanes > 1 && hostsFile === undefined ? collapsingKeys(p, rows) : new Set<string>();
+    return estimatePlan(p, lanes, alone, collapseDrains(p, rows));
+  };
+  const estimate = estimateOf(plan);
   // "auto" is chosen by a measurement at the start of the run: give the estimate at each k it may choose.
   if (matrix.timeScale === 'auto') {
     const at = TIME_SCALE_LADDER.map((k) => {
       const atK = planPoints(overrideMatrix(matrix, { timeScale: k }));
-      return `${k}: ${formatDuration(estimatePlan(atK, lanes, aloneIn(atK)).wallMs)}`;
+      return `${k}: ${formatDuration(estimateOf(atK).wallMs)}`;
     });
     process.stderr.write(
       `hedgebench: time scale auto: the run first measures one calibration point at time scale ${AUTO_PROBE_SCALE} and takes the smallest k of ${TIME_SCALE_LADDER.join(', ')} at which this machine's harness delays fit the fidelity thresholds; the estimate below is at k = 1, and at each k: ${at.join(', ')}\n`,

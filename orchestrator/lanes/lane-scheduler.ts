@@ -6,6 +6,7 @@
 
 import type { ClientFigures, PointRow } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
+import { startCpuMeter } from '../../runtime/index.ts';
 import { measurePoint, type PointTiming } from '../point/point-runner.ts';
 import { realRow } from '../run/analysis-bridge.ts';
 import { foreignLoad } from '../run/foreign-target.ts';
@@ -14,7 +15,7 @@ import type { ProgressReporter } from '../run/progress.ts';
 import type { RunFolder } from '../run/run-folder.ts';
 import { RunProgress } from '../run/run-progress.ts';
 import type { RunRecord } from '../run/run-record.ts';
-import { collapsingKeys } from '../run/sim-rows.ts';
+import { collapseDrains, collapsingKeys } from '../run/sim-rows.ts';
 import { type Lane, laneReachable } from './lanes.ts';
 
 /** What the scheduler measures with: the run's folder, matrix, options and lanes planned, and its stop signal. */
@@ -55,7 +56,13 @@ export async function measureOnLanes(
     s.say(`hedgebench: ${aloneWords(last.length)}: ${last.map((pp) => pp.key).join(', ')}`);
     s.folder.event('alone', { keys: last.map((pp) => pp.key) });
   }
-  const progress = new RunProgress(s.reporter, [...together, ...last], s.laneCount, alone);
+  const progress = new RunProgress(
+    s.reporter,
+    [...together, ...last],
+    s.laneCount,
+    alone,
+    collapseDrains(pending, sim),
+  );
   let alive = lanes;
   const queue: PlannedPoint[] = [];
   const work = async (lane: Lane): Promise<void> => {
@@ -103,6 +110,7 @@ async function measureOne(
   const many = s.laneCount > 1;
   record.started(pp, many ? lane.index : undefined);
   const position = progress.startPoint(pp, lane.index);
+  const cpu = startCpuMeter();
   const outcome = await measurePoint(pp, {
     ...lane,
     folder,
@@ -130,6 +138,9 @@ async function measureOne(
     return outcome.reason;
   }
   progress.endPoint(lane.index);
+  // What the hypervisor took while the point ran: its reasons name it if the point fails a self-check.
+  const stealShare = cpu.read()?.stealShare;
+  if (stealShare !== undefined) record.entry(pp).stealShare = stealShare;
   let reason = outcome.kind === 'failed' ? outcome.reason : null;
   let real: PointRow | null = null;
   let clients: ClientFigures[] | null = null;

@@ -150,6 +150,8 @@ export interface PlanEstimate {
     expectedMs: number;
     /** Measured with no other lane beside it, after the others (sim-rows.ts, collapsingKeys); absent = no. */
     alone?: true;
+    /** Predicted to collapse: the time its backlog takes to drain after the schedule (collapseDrainMs). */
+    drainMs?: number;
   }[];
   /** Estimated wall time of the whole run, ms. */
   wallMs: number;
@@ -167,12 +169,14 @@ export interface PlanEstimate {
 /**
  * Estimates the wall time (on `lanes` lanes) and disk of a plan and checks that its calls bound p99 and p99.9.
  * Lanes take the points in laneOrder, each the next one as it frees up, as the run does; the points keyed
- * in `alone` come after the others, one at a time.
+ * in `alone` come after the others, one at a time; a point keyed in `drains` (sim-rows.ts, collapseDrains)
+ * lasts that much past its schedule.
  */
 export function estimatePlan(
   plan: readonly PlannedPoint[],
   lanes = 1,
   alone: ReadonlySet<string> = new Set(),
+  drains: ReadonlyMap<string, number> = new Map(),
 ): PlanEstimate {
   const points = plan.map((pp) => ({
     key: pp.key,
@@ -181,16 +185,18 @@ export function estimatePlan(
     measured: pp.point.calls - warmupCalls(pp.point),
     expectedMs: pp.expectedMs,
     ...(alone.has(pp.key) ? { alone: true as const } : {}),
+    ...(drains.has(pp.key) ? { drainMs: drains.get(pp.key) } : {}),
   }));
+  const wall = (pp: PlannedPoint) => pointWallMs(pp) + (drains.get(pp.key) ?? 0);
   const free = Array<number>(lanes).fill(0);
   let solo = 0;
   for (const pp of laneOrder(plan, lanes)) {
     if (alone.has(pp.key)) {
-      solo += pointWallMs(pp);
+      solo += wall(pp);
       continue;
     }
     const i = free.indexOf(Math.min(...free));
-    free[i] += pointWallMs(pp);
+    free[i] += wall(pp);
   }
   const wallMs = RUN_OVERHEAD_MS + Math.max(...free) + solo;
   const diskBytes = points.reduce((b, p) => b + p.calls * BYTES_PER_CALL, 0);
@@ -263,10 +269,10 @@ export function formatPlan(name: string, e: PlanEstimate): string {
     `  #  ${'point'.padEnd(width)}  ${'calls'.padStart(7)}  ${'measured'.padStart(8)}  schedule`,
     ...e.points.map(
       (p, i) =>
-        `${String(i + 1).padStart(3)}  ${label(p).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${formatDuration(p.expectedMs)}`,
+        `${String(i + 1).padStart(3)}  ${label(p).padEnd(width)}  ${String(p.calls).padStart(7)}  ${String(p.measured).padStart(8)}  ${formatDuration(p.expectedMs)}${p.drainMs ? ` + ${formatDuration(p.drainMs)} to drain its collapse` : ''}`,
     ),
     ...(alone > 0 ? [`alone: ${aloneWords(alone)}`] : []),
-    `estimated wall time: about ${formatDuration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${formatDuration(POINT_OVERHEAD_MS)} a point to start, drain and score and ${formatDuration(POINT_TAIL_MS)} × its time scale for its last calls, and ${formatDuration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
+    `estimated wall time: about ${formatDuration(e.wallMs)}${e.lanes ? ` on ${e.lanes} lanes` : ''} (the schedules, plus about ${formatDuration(POINT_OVERHEAD_MS)} a point to start, drain and score and ${formatDuration(POINT_TAIL_MS)} × its time scale for its last calls, ${e.points.some((p) => p.drainMs) ? 'the drains of the points predicted to collapse, ' : ''}and ${formatDuration(RUN_OVERHEAD_MS)} to start and finish${e.lanes ? '; lanes that share cores, as on one machine, take longer' : ''})`,
     ...(e.timeScales
       ? [
           `dilated: time scale ${e.timeScales.join(', ')}: every duration × k and every rate ÷ k, so each schedule lasts k times its undilated length; results in model ms`,

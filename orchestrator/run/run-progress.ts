@@ -28,13 +28,22 @@ export class RunProgress {
   private overheadSum = 0;
   private measured = 0;
 
-  /** `points` in the order the lanes take them; those keyed in `alone` run one at a time. */
+  /**
+   * `points` in the order the lanes take them; those keyed in `alone` run one at a time, those keyed in
+   * `drains` last that much past their schedule (sim-rows.ts, collapseDrains).
+   */
   constructor(
     private readonly reporter: ProgressReporter,
     private readonly points: readonly PlannedPoint[],
     private readonly lanes = 1,
     private readonly alone: ReadonlySet<string> = new Set(),
+    private readonly drains: ReadonlyMap<string, number> = new Map(),
   ) {}
+
+  /** What a point should last, schedule and drain, before its overhead. */
+  private lastsMs(pp: PlannedPoint): number {
+    return pp.expectedMs + (this.drains.get(pp.key) ?? 0);
+  }
 
   /** A point starts on a lane; returns its 1-based position in the run. */
   startPoint(pp: PlannedPoint, lane = 0): number {
@@ -56,11 +65,11 @@ export class RunProgress {
     if (!cur) return;
     const { pp } = cur;
     const overhead = this.measured > 0 ? this.overheadSum / this.measured : FIRST_GUESS_OVERHEAD_MS;
-    const etaPointMs = Math.max(0, pp.expectedMs - elapsedMs);
+    const etaPointMs = Math.max(0, this.lastsMs(pp) - elapsedMs);
     // What no lane has started yet after this point: shared by the lanes, or one at a time when alone.
     const rest = this.points
       .slice(this.started)
-      .reduce((t, p) => t + (p.expectedMs + overhead) / (this.alone.has(p.key) ? 1 : this.lanes), 0);
+      .reduce((t, p) => t + (this.lastsMs(p) + overhead) / (this.alone.has(p.key) ? 1 : this.lanes), 0);
     // The generator reports wall-clock ms; the line speaks model ms, as the results do.
     const k = timeScaleOf(pp.point);
     const model = (v: number | null) => (v === null ? null : modelMs(v, k));
@@ -84,7 +93,7 @@ export class RunProgress {
     const cur = this.running.get(lane);
     if (!cur) return;
     this.running.delete(lane);
-    this.overheadSum += Math.max(0, Date.now() - cur.start - cur.pp.expectedMs);
+    this.overheadSum += Math.max(0, Date.now() - cur.start - this.lastsMs(cur.pp));
     this.measured++;
     this.reporter.drop(lane);
   }

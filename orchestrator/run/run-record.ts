@@ -64,6 +64,7 @@ export class RunRecord {
     e.startedAt = new Date().toISOString();
     delete e.reason;
     delete e.endedAt;
+    delete e.stealShare;
     if (lane === undefined) delete e.lane;
     else e.lane = lane;
     this.save();

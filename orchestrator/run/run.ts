@@ -5,6 +5,7 @@
 
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
+import { stealPercent } from '../../analysis/index.ts';
 import { type Manifest, type PointRow, rowKey } from '../../contract/index.ts';
 import { type MachineCpu, startCpuMeter } from '../../runtime/index.ts';
 import { RunAgents } from '../lanes/lane-bring-up.ts';
@@ -59,10 +60,18 @@ class RunImpl implements Run {
   private recordCpu(record: RunRecord, cpu: MachineCpu | null, lanes: number): void {
     if (cpu === null || cpu.seconds <= 0) return;
     const busy = Math.round(cpu.busyCores * 1000) / 1000;
-    record.manifest.cpu = { cores: cpu.cores, busyCores: busy, seconds: Math.round(cpu.seconds * 10) / 10 };
+    const { stealShare } = cpu;
+    record.manifest.cpu = {
+      cores: cpu.cores,
+      busyCores: busy,
+      seconds: Math.round(cpu.seconds * 10) / 10,
+      stealShare,
+    };
     const perLane = lanes > 1 ? `, about ${(busy / lanes).toFixed(2)} a lane` : '';
+    const stolen =
+      stealShare > 0 ? `; its hypervisor took ${stealPercent(stealShare)} of its CPU time (steal)` : '';
     this.say(
-      `hedgebench: this machine kept ${busy.toFixed(2)} of its ${cpu.cores} cores busy over the points${perLane} (everything running on it counts)`,
+      `hedgebench: this machine kept ${busy.toFixed(2)} of its ${cpu.cores} cores busy over the points${perLane} (everything running on it counts)${stolen}`,
     );
   }
 

@@ -53,6 +53,25 @@ export function collapseBacklog(pp: PlannedPoint, sim: PointRow | undefined): nu
 }
 
 /**
+ * How long a collapsing point runs past its schedule while its backlog (collapseBacklog) drains at the
+ * capacity λ ÷ load, wall ms: schedule × (requests per call × load − 1). With it the reference's seven
+ * collapses at ×10 were estimated within −8 % to +5 %, where the schedule alone was 2–63 % short (bench/RESULTS.md).
+ */
+export function collapseDrainMs(pp: PlannedPoint, sim: PointRow | undefined): number {
+  return (collapseBacklog(pp, sim) * pp.point.load * pp.expectedMs) / pp.point.calls;
+}
+
+/** The points of `plan` predicted to collapse, by key, with their drain (collapseDrainMs). */
+export function collapseDrains(
+  plan: readonly PlannedPoint[],
+  sim: ReadonlyMap<string, PointRow>,
+): Map<string, number> {
+  return new Map(
+    plan.map((pp) => [pp.key, collapseDrainMs(pp, sim.get(pp.key))] as const).filter(([, ms]) => ms > 0),
+  );
+}
+
+/**
  * A collapse predicted to end with at least this many attempts in flight is measured alone. The collapses
  * that took their neighbours' cores held 525–19 744 (bench/RESULTS.md, "Claims 1–6 on the real clock" and
  * "Heavy collapses alone, measured"); the quick preset's one holds 151 (244 predicted), about what its

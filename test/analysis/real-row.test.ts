@@ -141,6 +141,21 @@ describe('realRowFromRaw', () => {
     ]);
   });
 
+  it('names the hypervisor among an invalid point’s reasons when it took 3 % of the CPU or more', () => {
+    const bad = { ...STATUS, summary: { ...STATUS.summary, valid: false, reasons: ['send-lag p99 3 ms …'] } };
+    const stolen = { ...entry, stealShare: 0.081 };
+    const rp = readRealPoint(folder(CALLS, ATTEMPTS, bad), stolen, matrix);
+    expect(rp.invalidReasons).toEqual([
+      'send-lag p99 3 ms …',
+      "the machine's hypervisor took 8.1 % of its CPU time while the point was measured (steal in /proc/stat): delays of the host, not of the harness; measure the point again with hedgebench run --resume DIR --retry-invalid",
+    ]);
+    // Below the share, or on a valid point, nothing is added: the row is the same either way.
+    const little = readRealPoint(folder(CALLS, ATTEMPTS, bad), { ...entry, stealShare: 0.029 }, matrix);
+    expect(little.invalidReasons).toEqual(['send-lag p99 3 ms …']);
+    expect(readRealPoint(folder(CALLS, ATTEMPTS, STATUS), stolen, matrix).invalidReasons).toEqual([]);
+    expect(rp.row).toEqual(little.row);
+  });
+
   it('without status.json the point is invalid and has no send lag; without attempts no utilisation', () => {
     const rp = readRealPoint(folder(CALLS, null, null), entry, matrix);
     expect(rp.row.valid).toBe(false);

@@ -20,7 +20,13 @@ import {
   pointWallMs,
   RUN_OVERHEAD_MS,
 } from '../../orchestrator/run/plan.ts';
-import { ALONE_BACKLOG, collapseBacklog, collapsingKeys } from '../../orchestrator/run/sim-rows.ts';
+import {
+  ALONE_BACKLOG,
+  collapseBacklog,
+  collapseDrainMs,
+  collapseDrains,
+  collapsingKeys,
+} from '../../orchestrator/run/sim-rows.ts';
 import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');
@@ -146,15 +152,20 @@ describe('hedgebench run --plan', () => {
       const args = ['run', '--plan', '--json', '--calls', '1000', '--lanes', lanes, '--matrix', CONFIRM];
       const r = await runCli(args, { cwd: dir });
       expect(r.exitCode).toBe(0);
-      return JSON.parse(String(r.stdout)) as { points: { key: string; alone?: true }[] };
+      return JSON.parse(String(r.stdout)) as { points: { key: string; alone?: true; drainMs?: number }[] };
     };
-    const alone = (await plan('2')).points.filter((p) => p.alone).map((p) => p.key);
+    const two = (await plan('2')).points;
+    const alone = two.filter((p) => p.alone).map((p) => p.key);
     // Without hedging a budget-free load, nothing collapses: only the no-budget configurations, without
     // cancellation, at the heaviest load.
     expect(alone.length).toBeGreaterThan(0);
     for (const key of alone) expect(key).toMatch(/^(hedge|3 attempts), no budget\|0\.95\|ignore\|/);
-    // One lane measures everything in plan order: nothing to keep alone, nothing simulated.
-    expect((await plan('1')).points.filter((p) => 'alone' in p)).toEqual([]);
+    // Every point kept alone collapses, so it lasts past its schedule.
+    for (const p of two.filter((x) => x.alone)) expect(p.drainMs).toBeGreaterThan(0);
+    // One lane measures everything in plan order: nothing to keep alone, the same drains.
+    const one = (await plan('1')).points;
+    expect(one.filter((p) => 'alone' in p)).toEqual([]);
+    expect(one.map((p) => p.drainMs)).toEqual(two.map((p) => p.drainMs));
     expect(readdirSync(dir)).toEqual([]);
   });
 });
@@ -281,5 +292,30 @@ describe('collapsingKeys', () => {
     expect(collapseBacklog(heavy, sim.get(heavy.key))).toBeGreaterThanOrEqual(ALONE_BACKLOG);
     expect(collapseBacklog(steady, sim.get(steady.key))).toBe(0);
     expect(collapsingKeys(plan, sim)).toEqual(new Set([heavy.key]));
+  });
+
+  it('a collapse lasts past its schedule while its backlog drains at the capacity λ ÷ load', async () => {
+    const plan = planPoints(await loadMatrixFile(QUICK));
+    const [, heavy, steady] = plan.slice(1, 4);
+    const row = (collapsed: boolean, requests_per_call: number) =>
+      ({ collapsed, requests_per_call }) as unknown as PointRow;
+    // Two attempts a call at 0.95: 1.9 × capacity offered, so the backlog takes 0.9 schedules to serve.
+    const sim = new Map<string, PointRow>([
+      [heavy.key, row(true, 2)],
+      [steady.key, row(false, 3)],
+    ]);
+    expect(heavy.point.load).toBe(0.95);
+    expect(collapseDrainMs(heavy, sim.get(heavy.key))).toBeCloseTo(0.9 * heavy.expectedMs, 6);
+    expect(collapseDrains(plan, sim)).toEqual(
+      new Map([[heavy.key, collapseDrainMs(heavy, sim.get(heavy.key))]]),
+    );
+    // The estimate adds it to the point's lane, and lists it beside its schedule.
+    const without = estimatePlan(plan);
+    const e = estimatePlan(plan, 1, new Set(), collapseDrains(plan, sim));
+    expect(e.wallMs - without.wallMs).toBeCloseTo(0.9 * heavy.expectedMs, 6);
+    expect(formatPlan('quick', e)).toMatch(/ \+ [\dm. ]+s to drain its collapse\n/);
+    expect(formatPlan('quick', e)).toMatch(
+      /last calls, the drains of the points predicted to collapse, and /,
+    );
   });
 });

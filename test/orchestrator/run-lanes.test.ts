@@ -81,6 +81,13 @@ describe('hedgebench run --lanes 2, everything on this machine', () => {
     expect(text).toMatch(
       /this machine kept \d+\.\d\d of its \d+ cores busy over the points, about \d+\.\d\d a lane/,
     );
+    // And what its hypervisor took, for the run and for each point (0 on bare metal), said when not 0.
+    for (const share of [m.cpu!.stealShare, ...m.points.map((p) => p.stealShare)]) {
+      expect(share).toBeGreaterThanOrEqual(0);
+      expect(share).toBeLessThanOrEqual(1);
+    }
+    if (m.cpu!.stealShare! > 0)
+      expect(text).toMatch(/; its hypervisor took \d+\.\d % of its CPU time \(steal\)/);
     expect(report).toMatch(/kept \d+\.\d\d of its \d+ cores busy on average over the \d+ s of points/);
 
     expect(await suite.redis.keys(`hb:${m.run}:*`)).toEqual([]);
