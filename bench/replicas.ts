@@ -16,7 +16,10 @@ const { values } = parseArgs({
   },
 });
 const root = packageRoot();
-const base = readMatrixFile(`${root}/experiments/reference.json`, { calls: Number(values.calls), seed: 1 });
+const base = readMatrixFile(`${root}/experiments/reference.json`, {
+  calls: Number(values.calls),
+  seeds: [1],
+});
 const withReplicas = (m: Matrix, replicas: number): Matrix =>
   parseMatrix(
     { ...m, replicas: [replicas], balancer: [values.balancer] },

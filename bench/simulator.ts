@@ -24,7 +24,7 @@ if (b.status !== 0) throw new Error('npm run build failed');
 
 const matrix = readMatrixFile(`${root}/experiments/reference.json`, {
   calls: Number(values.calls),
-  seed: Number(values.seed),
+  seeds: [Number(values.seed)],
 });
 const points = expandMatrix(matrix);
 const totalCalls = points.reduce((s, p) => s + p.calls, 0);

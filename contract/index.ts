@@ -107,6 +107,7 @@ export {
   progressFields,
   type StatusHash,
   type SummaryRead,
+  sendLagReason,
   statusInflightTimelineMs,
   statusSendLagP99,
 } from './point-status.ts';

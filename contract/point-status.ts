@@ -164,6 +164,18 @@ export const loadSummarySchema = z.object({
 /** The summary of one point as its load generator ran it. */
 export type LoadSummary = z.infer<typeof loadSummarySchema>;
 
+/**
+ * The self-check's reason for sends later than its threshold. The load generator writes it in wall-clock ms;
+ * the analysis writes it again in model ms for a dilated point (analysis/read/model-time.ts), as its tables are.
+ */
+export function sendLagReason(p99Ms: number, thresholdMs: number): string {
+  return `send-lag p99 ${roundMs(p99Ms)} ms exceeds the threshold ${roundMs(thresholdMs)} ms`;
+}
+
+function roundMs(x: number): string {
+  return Number.isFinite(x) ? String(Math.round(x * 1000) / 1000) : String(x);
+}
+
 /** The summary as the hash's `summary` field holds it. */
 export function formatSummary(s: LoadSummary): string {
   return JSON.stringify(s);

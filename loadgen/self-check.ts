@@ -1,7 +1,7 @@
 // The point's self-check of its own measurement: did the sends follow a Poisson process at the target rate,
 // and how late were they? A point that fails is marked invalid with the reasons, never reported as good data.
 
-import { type LoadSummary, percentileOfSorted } from '../contract/index.ts';
+import { type LoadSummary, percentileOfSorted, sendLagReason } from '../contract/index.ts';
 import {
   AD_CRITICAL_CASE0,
   andersonDarlingErlang,
@@ -61,7 +61,7 @@ export function selfCheck(
     thresholdMs,
   };
   if (!(sendLag.p99Ms <= thresholdMs)) {
-    reasons.push(`send-lag p99 ${fmt(sendLag.p99Ms)} ms exceeds the threshold ${thresholdMs} ms`);
+    reasons.push(sendLagReason(sendLag.p99Ms, thresholdMs));
   }
 
   const sends = Float64Array.from(sendMs).sort();

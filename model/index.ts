@@ -69,6 +69,7 @@ export {
   SLOW_REPLICA,
 } from './replicas.ts';
 export { uniform, uniformOpen } from './rng.ts';
+export { MAX_FLAG_SEEDS, parseSeedList, SEED_LIST_FLAG_TEXT } from './seed-list.ts';
 export { correlatedServiceTimeMs, meanServiceMs, serviceTimeMs } from './service-time.ts';
 export {
   dilateConfig,

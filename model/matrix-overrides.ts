@@ -6,7 +6,8 @@ import type { Matrix } from './matrix-schema.ts';
 /** What the command line may override in a matrix (--calls, --seed, --time-scale). */
 export interface MatrixOverrides {
   calls?: number;
-  seed?: number;
+  /** The seeds to run instead of the matrix's (`--seed`: model/seed-list.ts). */
+  seeds?: readonly number[];
   timeScale?: number | 'auto';
 }
 
@@ -14,7 +15,7 @@ export interface MatrixOverrides {
 export function overrideMatrix(m: Matrix, o: MatrixOverrides): Matrix {
   const spec = { ...m, description: m.description, calibration: m.calibration };
   if (o.calls !== undefined) spec.calls = o.calls;
-  if (o.seed !== undefined) spec.seeds = [o.seed];
+  if (o.seeds !== undefined) spec.seeds = [...o.seeds];
   if (o.timeScale !== undefined) spec.timeScale = o.timeScale === 'auto' ? 'auto' : [o.timeScale];
   return parseMatrix(spec, 'matrix with command-line overrides');
 }

@@ -23,6 +23,7 @@ export {
 } from './grpc-service.ts';
 export { type MachineCpu, startCpuMeter } from './machine-cpu.ts';
 export { openFilesLimit } from './open-files.ts';
+export { parsedOption } from './parsed-option.ts';
 export { connectRedis, redactText, redactUrl, redisFromUrl, waitForReady } from './redis-url.ts';
 export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } from './stream-recorder.ts';
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';

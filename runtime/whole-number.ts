@@ -1,4 +1,4 @@
-// Whole-number command-line options (`--calls`, `--seed`, `--threads`) read from their text, so an error
+// Whole-number command-line options (`--calls`, `--lanes`, `--threads`) read from their text, so an error
 // can echo what was typed (`abc`), not what a number conversion made of it (`NaN`).
 
 /** The option's value as a whole number in [min, max], or null when its text is not one. */

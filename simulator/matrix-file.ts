@@ -42,7 +42,7 @@ export function readMatrixFile(path: string, o: MatrixOverrides = {}): Matrix {
     );
   }
   const m = parseMatrix(withModelFile(json, path), `matrix file ${path}`);
-  return o.calls === undefined && o.seed === undefined && o.timeScale === undefined
+  return o.calls === undefined && o.seeds === undefined && o.timeScale === undefined
     ? m
     : overrideMatrix(m, o);
 }

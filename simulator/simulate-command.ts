@@ -2,8 +2,14 @@
 
 import { resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { parseTimeScale, replicaNotes, TIME_SCALE_FLAG_TEXT } from '../model/index.ts';
-import { wholeNumberOption } from '../runtime/index.ts';
+import {
+  parseSeedList,
+  parseTimeScale,
+  replicaNotes,
+  SEED_LIST_FLAG_TEXT,
+  TIME_SCALE_FLAG_TEXT,
+} from '../model/index.ts';
+import { parsedOption, wholeNumberOption } from '../runtime/index.ts';
 import { SimOptionError } from './errors.ts';
 import { defaultMatrixPath, readMatrixFile } from './matrix-file.ts';
 import { prepareSimOut } from './out-folder.ts';
@@ -29,13 +35,9 @@ function defaultOut(name: string, now = new Date()): string {
 const option = (name: string, raw: string | undefined, min: number, what: string) =>
   wholeNumberOption(name, raw, min, what, (m) => new SimOptionError(m));
 
-/** `--time-scale K|auto`, or undefined when absent. */
-function timeScaleOption(raw: string | undefined): number | 'auto' | undefined {
-  if (raw === undefined) return undefined;
-  const k = parseTimeScale(raw);
-  if (k === null) throw new SimOptionError(`--time-scale must be ${TIME_SCALE_FLAG_TEXT}, got ${raw}`);
-  return k;
-}
+/** An option a model rule parses (`--seed`, `--time-scale`). */
+const parsed = <T>(name: string, raw: string | undefined, parse: (t: string) => T | null, accepts: string) =>
+  parsedOption(name, raw, parse, accepts, (m) => new SimOptionError(m));
 
 /** yargs module of `hedgebench simulate`. */
 export const simulateCommand: CommandModule<object, SimulateArgs> = {
@@ -49,7 +51,10 @@ export const simulateCommand: CommandModule<object, SimulateArgs> = {
         describe: 'matrix JSON file (default: experiments/quick.json)',
       })
       .option('calls', { type: 'string', describe: 'calls per point (overrides the matrix)' })
-      .option('seed', { type: 'string', describe: 'run only this seed (overrides the matrix seeds)' })
+      .option('seed', {
+        type: 'string',
+        describe: "simulate these seeds instead of the matrix's: one (3), a range (1-12) or a list (1,4,7-9)",
+      })
       .option('time-scale', {
         type: 'string',
         describe:
@@ -64,14 +69,18 @@ export const simulateCommand: CommandModule<object, SimulateArgs> = {
         describe: 'worker threads (default: available cores; 0 = this thread)',
       })
       .example('$0 simulate', 'the quick preset, in seconds')
-      .example('$0 simulate --matrix experiments/reference.json --seed 1', 'the reference study, one seed'),
+      .example('$0 simulate --matrix experiments/reference.json --seed 1', 'the reference study, one seed')
+      .example(
+        '$0 simulate --matrix experiments/confirm.json --seed 1-12',
+        'twelve seeds: then `hedgebench claims` says which verdicts depend on the seed',
+      ),
   handler: async (argv) => {
     // Every input is checked before the first point is simulated.
     const calls = option('calls', argv.calls, 10, 'calls per point, warm-up included');
-    const seed = option('seed', argv.seed, 0, 'the seed to simulate');
+    const seeds = parsed('seed', argv.seed, parseSeedList, SEED_LIST_FLAG_TEXT);
     const threads = option('threads', argv.threads, 0, 'worker threads; 0 = this thread');
-    const timeScale = timeScaleOption(argv['time-scale']);
-    const m = readMatrixFile(argv.matrix ?? defaultMatrixPath(), { calls, seed, timeScale });
+    const timeScale = parsed('time-scale', argv['time-scale'], parseTimeScale, TIME_SCALE_FLAG_TEXT);
+    const m = readMatrixFile(argv.matrix ?? defaultMatrixPath(), { calls, seeds, timeScale });
     const out = argv.out === undefined ? defaultOut(m.name) : resolve(argv.out);
     prepareSimOut(out);
     for (const note of replicaNotes(m)) process.stderr.write(`note: ${note}\n`);

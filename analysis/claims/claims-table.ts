@@ -4,11 +4,17 @@
 import { type ClaimDefinition, dependsOnSeed, seedDependentNotes } from './claim.ts';
 import type { ClaimResult } from './claim-row.ts';
 
-/** The verdict as a table cell: `holds`, or `holds (2 of 3 seeds)` when the seeds disagree. */
+/**
+ * The verdict as a table cell: `holds`, or `holds (2 of 3 seeds)` when the seeds disagree, or
+ * `inconclusive (no majority of 12 seeds: 6 fails, 6 holds)` when no verdict has a strict majority.
+ */
 export function verdictCell(r: ClaimResult): string {
   if (!dependsOnSeed(r)) return r.verdict;
-  const n = r.perSeed.filter((s) => s.verdict === r.verdict).length;
-  return `${r.verdict} (${n} of ${r.perSeed.length} seeds)`;
+  const count = (v: string) => r.perSeed.filter((s) => s.verdict === v).length;
+  const n = count(r.verdict);
+  if (n * 2 > r.perSeed.length) return `${r.verdict} (${n} of ${r.perSeed.length} seeds)`;
+  const split = [...new Set(r.perSeed.map((s) => s.verdict))].map((v) => `${count(v)} ${v}`);
+  return `${r.verdict} (no majority of ${r.perSeed.length} seeds: ${split.join(', ')})`;
 }
 
 function pad(s: string, w: number): string {

@@ -2,6 +2,7 @@
 // and every figure the analysis derives from them — rows, attribution, self-checks, charts — is in the
 // model's, wall ÷ k. Each reader of raw files passes what it read through here once, before any use.
 
+import { sendLagReason } from '../../contract/index.ts';
 import { modelMs } from '../../model/index.ts';
 import type { PointStatus, RawAttempts, RawCalls } from './raw-files.ts';
 
@@ -38,7 +39,7 @@ export function statusInModelTime(s: PointStatus | null, k: number): PointStatus
 type Obj = Record<string, unknown>;
 
 function summaryInModelTime(s: Obj, k: number): void {
-  if (isObj(s.selfCheck)) numbersIn(s.selfCheck.sendLag, k);
+  if (isObj(s.selfCheck)) sendLagInModelTime(s, s.selfCheck, k);
   if (isObj(s.inflight) && Array.isArray(s.inflight.timeline))
     for (const pair of s.inflight.timeline) pair[0] = modelMs(pair[0], k);
   const c = s.clock;
@@ -50,6 +51,21 @@ function summaryInModelTime(s: Obj, k: number): void {
     }
     if (typeof c.t0AbsMs === 'number') c.t0AbsMs = modelMs(c.t0AbsMs, k);
   }
+}
+
+// The send lag's figures, and its reason among the summary's and the self-check's, in model ms.
+function sendLagInModelTime(s: Obj, check: Obj, k: number): void {
+  const lag = check.sendLag;
+  const reason = (o: Obj) =>
+    typeof o.p99Ms === 'number' && typeof o.thresholdMs === 'number'
+      ? sendLagReason(o.p99Ms, o.thresholdMs)
+      : null;
+  const wall = isObj(lag) ? reason(lag) : null;
+  numbersIn(lag, k);
+  if (wall === null || !isObj(lag)) return;
+  const model = reason(lag);
+  for (const o of [s, check])
+    if (Array.isArray(o.reasons)) o.reasons = o.reasons.map((r) => (r === wall ? model : r));
 }
 
 // Every number of a flat object of figures (p50, p99, max, mean…), divided by k.

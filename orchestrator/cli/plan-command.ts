@@ -23,7 +23,7 @@ import { collapseDrains, collapsingKeys, simulatePlan } from '../run/sim-rows.ts
 export async function printPlan(o: {
   matrixFile?: string;
   calls?: number;
-  seed?: number;
+  seeds?: readonly number[];
   timeScale?: number | 'auto';
   /** `--lanes`, or the hosts file whose `lanes` the run would use. */
   lanes?: number | 'auto';
@@ -31,7 +31,7 @@ export async function printPlan(o: {
   json: boolean;
 }): Promise<void> {
   const file = resolve(o.matrixFile ?? defaultMatrixPath());
-  const matrix = await loadMatrixFile(file, { calls: o.calls, seed: o.seed, timeScale: o.timeScale });
+  const matrix = await loadMatrixFile(file, { calls: o.calls, seeds: o.seeds, timeScale: o.timeScale });
   const hostsFile = o.hostsFile === undefined ? undefined : await loadHostsFile(resolve(o.hostsFile));
   const plan = planPoints(matrix);
   const lanes = laneCountOf({

@@ -2,8 +2,13 @@
 import type { CommandModule } from 'yargs';
 import { gateError, parseFailOn } from '../../analysis/index.ts';
 import { EXIT_CODES } from '../../library/index.ts';
-import { parseTimeScale, TIME_SCALE_FLAG_TEXT } from '../../model/index.ts';
-import { reportFatal, wholeNumberOption } from '../../runtime/index.ts';
+import {
+  parseSeedList,
+  parseTimeScale,
+  SEED_LIST_FLAG_TEXT,
+  TIME_SCALE_FLAG_TEXT,
+} from '../../model/index.ts';
+import { parsedOption, reportFatal, wholeNumberOption } from '../../runtime/index.ts';
 import { RunOptionError } from '../errors.ts';
 import { createRun } from '../run/run.ts';
 import { printPlan } from './plan-command.ts';
@@ -32,13 +37,9 @@ interface RunArgs {
 const option = (name: string, raw: string | undefined, min: number, what: string) =>
   wholeNumberOption(name, raw, min, what, (m) => new RunOptionError(m));
 
-/** `--time-scale K|auto`, or undefined when absent. */
-function timeScaleOption(raw: string | undefined): number | 'auto' | undefined {
-  if (raw === undefined) return undefined;
-  const k = parseTimeScale(raw);
-  if (k === null) throw new RunOptionError(`--time-scale must be ${TIME_SCALE_FLAG_TEXT}, got ${raw}`);
-  return k;
-}
+/** An option a model rule parses (`--seed`, `--time-scale`). */
+const parsed = <T>(name: string, raw: string | undefined, parse: (t: string) => T | null, accepts: string) =>
+  parsedOption(name, raw, parse, accepts, (m) => new RunOptionError(m));
 
 /** yargs module of `hedgebench run`. */
 export const runCommand: CommandModule<object, RunArgs> = {
@@ -60,7 +61,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'string',
         describe: "calls per point, warm-up included (overrides the matrix's)",
       })
-      .option('seed', { type: 'string', describe: "run this one seed instead of the matrix's seeds" })
+      .option('seed', {
+        type: 'string',
+        describe: "run these seeds instead of the matrix's: one (3), a range (1-12) or a list (1,4,7-9)",
+      })
       .option('time-scale', {
         type: 'string',
         describe:
@@ -144,12 +148,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
 
 async function runHandler(a: RunArgs): Promise<void> {
   const calls = option('calls', a.calls, 10, 'calls per point, warm-up included');
-  const seed = option('seed', a.seed, 0, 'the one seed to run');
+  const seeds = parsed('seed', a.seed, parseSeedList, SEED_LIST_FLAG_TEXT);
   const failOn = parseFailOn(a['fail-on']);
   const lease = option('lease', a.lease, 0, "the agents' lease in whole seconds, 3–3600");
   const lanes =
     a.lanes === 'auto' ? 'auto' : option('lanes', a.lanes, 1, 'lanes, points measured in parallel');
-  const timeScale = timeScaleOption(a['time-scale']);
+  const timeScale = parsed('time-scale', a['time-scale'], parseTimeScale, TIME_SCALE_FLAG_TEXT);
   if (a.plan) {
     if (a.resume !== undefined) {
       throw new RunOptionError('--plan plans a new run from a matrix; drop --resume (or drop --plan)');
@@ -157,7 +161,7 @@ async function runHandler(a: RunArgs): Promise<void> {
     await printPlan({
       matrixFile: a.matrix,
       calls,
-      seed,
+      seeds,
       timeScale,
       lanes,
       hostsFile: a.hosts,
@@ -170,7 +174,7 @@ async function runHandler(a: RunArgs): Promise<void> {
     hostsFile: a.hosts,
     lanes,
     calls,
-    seed,
+    seeds,
     timeScale,
     out: a.out,
     resume: a.resume,

@@ -156,7 +156,7 @@ async function probeOnce(
       ...o,
       matrixFile: file,
       calls: undefined,
-      seed: undefined,
+      seeds: undefined,
       timeScale: undefined,
       out: join(dir, 'probe'),
       resume: undefined,

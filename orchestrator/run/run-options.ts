@@ -19,8 +19,8 @@ export interface RunOptions {
   lanes?: number | 'auto';
   /** Calls per point (overrides the matrix). */
   calls?: number;
-  /** One seed instead of the matrix's seeds. */
-  seed?: number;
+  /** The seeds to run instead of the matrix's (`--seed 3`, `--seed 1-12`). */
+  seeds?: readonly number[];
   /** The time scale instead of the matrix's (`--time-scale`; model/time-scale.ts). */
   timeScale?: number | 'auto';
   /** Run folder (default results/<yyyymmdd-hhmmss>-<matrix name>). */

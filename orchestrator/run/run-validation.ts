@@ -68,11 +68,11 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
   let hostsPath = o.hostsFile === undefined ? undefined : resolve(cwd, o.hostsFile);
   let timeScaleChoice: TimeScaleChoice | undefined;
   if (o.resume !== undefined) {
-    const clash = (['matrixFile', 'calls', 'seed', 'timeScale', 'out'] as const).filter(
+    const clash = (['matrixFile', 'calls', 'seeds', 'timeScale', 'out'] as const).filter(
       (k) => o[k] !== undefined,
     );
     if (clash.length > 0) {
-      const flag = { matrixFile: 'matrix', timeScale: 'time-scale' } as Record<string, string>;
+      const flag = { matrixFile: 'matrix', seeds: 'seed', timeScale: 'time-scale' } as Record<string, string>;
       throw new RunOptionError(
         `--resume continues a run exactly as it was planned; drop ${clash.map((k) => `--${flag[k] ?? k}`).join(', ')}`,
       );
@@ -96,7 +96,7 @@ export async function validateRun(o: RunOptions, create: (o: RunOptions) => Prom
       );
     }
     matrixFile = resolve(cwd, o.matrixFile ?? defaultMatrixPath(cwd));
-    matrix = await loadMatrixFile(matrixFile, { calls: o.calls, seed: o.seed, timeScale: o.timeScale });
+    matrix = await loadMatrixFile(matrixFile, { calls: o.calls, seeds: o.seeds, timeScale: o.timeScale });
     if (matrix.timeScale === 'auto') {
       if (o.out !== undefined) checkNewRunFolder(new RunFolder(resolve(cwd, o.out)));
       const probeLanes = await autoProbeLanes(matrix, o, hostsPath);

@@ -24,7 +24,7 @@ export async function goldenOutputs(): Promise<Record<string, string>> {
     out['quick.tables.txt'] = quick.tables;
     // Every reference configuration at every load, small: the hedge, budget and adaptive-limit columns.
     const ref = await simulateMatrix(
-      readMatrixFile('experiments/reference.json', { calls: 1000, seed: 1 }),
+      readMatrixFile('experiments/reference.json', { calls: 1000, seeds: [1] }),
       join(tmp, 'reference'),
       { threads: 0 },
     );

@@ -58,7 +58,7 @@ describe('matrix', () => {
   it('parses the quick preset and applies command-line overrides', () => {
     const m = parseMatrix(read('quick.json'));
     expect(expandMatrix(m)).toHaveLength(8);
-    const o = overrideMatrix(m, { calls: 500, seed: 7 });
+    const o = overrideMatrix(m, { calls: 500, seeds: [7] });
     expect(expandMatrix(o).every((p) => p.calls === 500 && p.seed === 7)).toBe(true);
     expect(() => overrideMatrix(m, { calls: 1 })).toThrow(/calls/);
   });

@@ -42,7 +42,7 @@ describe('planPoints', () => {
 
 describe('loadMatrixFile', () => {
   it('applies --calls and --seed to the matrix actually run', async () => {
-    const m = await loadMatrixFile(join(ROOT, 'experiments', 'quick.json'), { calls: 200, seed: 7 });
+    const m = await loadMatrixFile(join(ROOT, 'experiments', 'quick.json'), { calls: 200, seeds: [7] });
     expect(m.calls).toBe(200);
     expect(m.seeds).toEqual([7]);
     expect(planPoints(m).every((p) => p.point.seed === 7)).toBe(true);

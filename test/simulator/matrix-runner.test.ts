@@ -96,6 +96,26 @@ describe('hedgebench simulate', () => {
     expect(rows.every((l) => l.includes(',9,sim,1000,900,'))).toBe(true);
   });
 
+  it('simulates the seeds a --seed range and list name, each point of each', () => {
+    const r = cli(
+      '--matrix',
+      'tiny.json',
+      '--out',
+      'seeds',
+      '--calls',
+      '100',
+      '--seed',
+      '3-4,9',
+      '--threads',
+      '0',
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const seeds = simRows('seeds').map((l) => /,(?:ignore|propagate),(\d+),sim,/.exec(l)?.[1]);
+    expect(seeds).toHaveLength(36);
+    expect([...new Set(seeds)].sort()).toEqual(['3', '4', '9']);
+    expect(seeds.filter((s) => s === '4')).toHaveLength(12);
+  });
+
   it('simulates experiments/quick.json without --matrix, as run does', () => {
     const r = cli('--out', 'quick', '--calls', '20', '--threads', '0');
     expect(r.status, r.stderr).toBe(0);

@@ -6,6 +6,7 @@ import {
   evaluateClaims,
   formatClaimsTable,
   noBudgetCollapses,
+  verdictCell,
 } from '../../../analysis/claims/index.ts';
 import { patch, studyRows } from './study-rows.ts';
 
@@ -31,6 +32,8 @@ describe('claims over several seeds', () => {
     const r = noBudgetCollapses([...studyRows('sim', 1), ...s2, ...s3], 'sim');
     expect(r.verdict).toBe('inconclusive');
     expect(r.perSeed.map((s) => s.verdict)).toEqual(['holds', 'fails', 'inconclusive']);
+    // the table says there was no majority, not that one seed of three was inconclusive
+    expect(verdictCell(r)).toBe('inconclusive (no majority of 3 seeds: 1 holds, 1 fails, 1 inconclusive)');
   });
 
   it('print a table, the reasons, and what depends on the seed (verdicts and reported figures)', () => {
