@@ -1,6 +1,8 @@
 // Whole-number command-line options (`--calls`, `--lanes`, `--threads`) read from their text, so an error
 // can echo what was typed (`abc`), not what a number conversion made of it (`NaN`).
 
+import { parsedOption } from './parsed-option.ts';
+
 /** The option's value as a whole number in [min, max], or null when its text is not one. */
 export function wholeNumber(raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | null {
   const text = String(raw).trim();
@@ -20,8 +22,5 @@ export function wholeNumberOption(
   what: string,
   error: (message: string) => Error,
 ): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = wholeNumber(raw, min);
-  if (n === null) throw error(`--${flag} must be a whole number ≥ ${min} (${what}), got ${raw}`);
-  return n;
+  return parsedOption(flag, raw, (t) => wholeNumber(t, min), `a whole number ≥ ${min} (${what})`, error);
 }

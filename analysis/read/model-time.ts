@@ -53,17 +53,17 @@ function summaryInModelTime(s: Obj, k: number): void {
   }
 }
 
-// The send lag's figures, and its reason among the summary's and the self-check's, in model ms.
+// The send lag's figures in model ms, and its reason (the summary's and the self-check's) written from them.
 function sendLagInModelTime(s: Obj, check: Obj, k: number): void {
   const lag = check.sendLag;
-  const reason = (o: Obj) =>
-    typeof o.p99Ms === 'number' && typeof o.thresholdMs === 'number'
-      ? sendLagReason(o.p99Ms, o.thresholdMs)
+  const reason = () =>
+    isObj(lag) && typeof lag.p99Ms === 'number' && typeof lag.thresholdMs === 'number'
+      ? sendLagReason(lag.p99Ms, lag.thresholdMs)
       : null;
-  const wall = isObj(lag) ? reason(lag) : null;
+  const wall = reason();
   numbersIn(lag, k);
-  if (wall === null || !isObj(lag)) return;
-  const model = reason(lag);
+  const model = reason();
+  if (wall === null || model === null) return;
   for (const o of [s, check])
     if (Array.isArray(o.reasons)) o.reasons = o.reasons.map((r) => (r === wall ? model : r));
 }
