@@ -28,10 +28,12 @@ console.log(
   `# bench/time-scale-choice.ts — ${args.matrix}, ${args.reps} probes on ${lanes} lanes, ${new Date().toISOString()}`,
 );
 const ks: number[] = [];
+const repeats: number[] = [];
 for (let r = 1; r <= Number(args.reps); r++) {
   const t0 = Date.now();
   const choice = await measureTimeScale(matrix, { stderr: quiet, stdout: quiet }, repo, createRun, lanes);
   ks.push(choice.k);
+  if (choice.repeatK !== undefined) repeats.push(choice.repeatK);
   console.log(`probe ${r} (${((Date.now() - t0) / 1000).toFixed(0)} s): ${choice.reason}`);
   const d = choice.delays;
   const ms = (x: number | null) => (x === null ? '–' : x.toFixed(1));
@@ -39,4 +41,6 @@ for (let r = 1; r <= Number(args.reps); r++) {
     `  wall ms, the worst lane's: send lag ${ms(d.sendLagP99Ms)}, transit ${ms(d.transitP99Ms)}, hold overshoot ${ms(d.holdOvershootP99Ms)}, response delay ${ms(d.responseDelayP99Ms)}; the hypervisor took ${stealPercent(choice.stealShare ?? 0)} of the CPU (steal)`,
   );
 }
-console.log(`summary: k = ${ks.join(', ')}${new Set(ks).size === 1 ? ' (the same every time)' : ''}`);
+const near =
+  repeats.length === 0 ? '' : `; near a bound in ${repeats.length} (would take ${repeats.join(', ')})`;
+console.log(`summary: k = ${ks.join(', ')}${new Set(ks).size === 1 ? ' (the same every time)' : ''}${near}`);

@@ -83,6 +83,8 @@ export interface Manifest {
     k: number;
     reason: string;
     quiet: boolean;
+    /** The larger k a reading AUTO_HOST_DRIFT times higher would take (absent when none, or before 2026-12-03). */
+    repeatK?: number;
     delays: Record<string, number | null>;
     /** Lanes the probe measured at once (absent in runs before 2026-12-02: one). */
     lanes?: number;
@@ -158,6 +160,8 @@ const manifestSchema = z
         stealShare: z.number().optional(),
       })
       .optional(),
+    // What a reader says of "auto"'s choice: the k and its evidence (the rest is for the record).
+    timeScaleChoice: z.object({ k: z.number(), reason: z.string() }).passthrough().optional(),
     exitCode: z.number().int().optional(),
     points: z.array(entrySchema),
   })

@@ -70,11 +70,12 @@ export function timeScaleBlocks(a: RunAnalysis): Block[] {
     dilated += ms * k;
   }
   const ks = scales.join(', ');
+  const chosen = a.manifest.raw.timeScaleChoice;
   const blocks: Block[] = [
     { kind: 'heading', level: 2, text: 'The dilated clock' },
     {
       kind: 'paragraph',
-      text: `This run was dilated: time scale ${ks} — every duration of the model and of the configurations (service times, hedge delay, budget window, Gradient2's window) × k and every rate (arrivals, the budget's hedges per second) ÷ k, so the queue goes through the same states k times slower while the harness's own milliseconds shrink to 1/k of the model's. Every latency in this report and in the CSV files is in model milliseconds (wall-clock ÷ k); raw/ keeps the wall clock's. The points' schedules took ${minutes(dilated)} of wall time, against ${minutes(undilated)} undilated.`,
+      text: `This run was dilated: time scale ${ks} — every duration of the model and of the configurations (service times, hedge delay, budget window, Gradient2's window) × k and every rate (arrivals, the budget's hedges per second) ÷ k, so the queue goes through the same states k times slower while the harness's own milliseconds shrink to 1/k of the model's. Every latency in this report and in the CSV files is in model milliseconds (wall-clock ÷ k); raw/ keeps the wall clock's. The points' schedules took ${minutes(dilated)} of wall time, against ${minutes(undilated)} undilated.${chosen === undefined ? '' : ` "auto" chose it before the points (manifest.json \`timeScaleChoice\`): ${chosen.reason}.`}`,
     },
   ];
   const curve = fidelityCurve(a.points);

@@ -153,7 +153,8 @@ class RunImpl implements Run {
         sim,
         ready,
       );
-      this.recordCpu(record, cpu.read(), laneCount);
+      // A resume with nothing left to measure keeps what the last measured points cost.
+      if (pending.length > 0) this.recordCpu(record, cpu.read(), laneCount);
     } catch (err) {
       setupError = err;
     } finally {

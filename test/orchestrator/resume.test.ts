@@ -143,5 +143,13 @@ describe('hedgebench run --resume after SIGKILL', () => {
     const after = parsePointsCsv(readFileSync(pointsPath, 'utf8'));
     expect(after).toHaveLength(4);
     expect(after.find((r) => r.source === 'real' && rowKey(r) === first.key)).toEqual(keptRow);
+    // Once more, with nothing left to measure: the CPU record stays the measured points'. Before, it became
+    // the few ms between two reads of /proc/stat (a reference run's read 2 busy cores over 0 s) whenever a
+    // tick fell between them.
+    expect(m.cpu?.seconds).toBeGreaterThan(0);
+    const idle = await runCli(['run', '--resume', out], { cwd: dir });
+    expect(idle.exitCode).toBe(0);
+    expect(`${idle.stderr}${idle.stdout}`).toContain('0 of 2 points to measure');
+    expect((JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest).cpu).toEqual(m.cpu);
   }, 240_000);
 });

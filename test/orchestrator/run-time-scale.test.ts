@@ -254,9 +254,8 @@ describe('timeScale "auto"', () => {
     for (const r of [quiet, stalled]) {
       const c = r.manifest.timeScaleChoice!;
       expect(c.lanes).toBe(lanes);
-      expect(c.k).toBe(
-        chooseTimeScale(c.delays as unknown as HarnessDelays, auto.fidelity as FidelityThresholds).k,
-      );
+      const rule = chooseTimeScale(c.delays as unknown as HarnessDelays, auto.fidelity as FidelityThresholds);
+      expect([c.k, c.repeatK]).toEqual([rule.k, rule.repeatK]);
       if (lanes > 1) expect(c.reason).toMatch(`the worst of ${lanes} lanes measured at once`);
       expect(r.outcome.exitCode).toBe(0);
     }
@@ -267,6 +266,10 @@ describe('timeScale "auto"', () => {
     );
     expect(ks).toBeGreaterThanOrEqual(5);
     expect(stalled.manifest.timeScaleChoice!.reason).toMatch(new RegExp(`^time scale ${ks}: `));
+    // The report says the run was dilated and that "auto" chose it, with the evidence.
+    expect(readFileSync(join(stalled.runDir, 'report.md'), 'utf8')).toContain(
+      `"auto" chose it before the points (manifest.json \`timeScaleChoice\`): time scale ${ks}: `,
+    );
     // The chosen k is the run's: its points carry it.
     expect(stalled.manifest.points.every((p) => (p.dims?.timeScale ?? 1) === ks)).toBe(true);
   }, 300_000);
