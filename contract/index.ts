@@ -107,6 +107,7 @@ export {
   progressFields,
   type StatusHash,
   type SummaryRead,
+  selfCheckFigure,
   sendLagReason,
   statusInflightTimelineMs,
   statusSendLagP99,

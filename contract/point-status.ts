@@ -169,10 +169,11 @@ export type LoadSummary = z.infer<typeof loadSummarySchema>;
  * the analysis writes it again in model ms for a dilated point (analysis/read/model-time.ts), as its tables are.
  */
 export function sendLagReason(p99Ms: number, thresholdMs: number): string {
-  return `send-lag p99 ${roundMs(p99Ms)} ms exceeds the threshold ${roundMs(thresholdMs)} ms`;
+  return `send-lag p99 ${selfCheckFigure(p99Ms)} ms exceeds the threshold ${selfCheckFigure(thresholdMs)} ms`;
 }
 
-function roundMs(x: number): string {
+/** A figure in a self-check's reason: at most three decimals (NaN and ∞ as they are). */
+export function selfCheckFigure(x: number): string {
   return Number.isFinite(x) ? String(Math.round(x * 1000) / 1000) : String(x);
 }
 

@@ -1,7 +1,7 @@
 // The point's self-check of its own measurement: did the sends follow a Poisson process at the target rate,
 // and how late were they? A point that fails is marked invalid with the reasons, never reported as good data.
 
-import { type LoadSummary, percentileOfSorted, sendLagReason } from '../contract/index.ts';
+import { type LoadSummary, percentileOfSorted, selfCheckFigure, sendLagReason } from '../contract/index.ts';
 import {
   AD_CRITICAL_CASE0,
   andersonDarlingErlang,
@@ -81,12 +81,12 @@ export function selfCheck(
   };
   if (!(Math.abs(rate.errorVsSchedule) <= tolerance)) {
     reasons.push(
-      `achieved rate ${fmt(achievedPerS)}/s is ${pct(rate.errorVsSchedule)} off the schedule's ${fmt(schedulePerS)}/s (allowed ${pct(tolerance)})`,
+      `achieved rate ${selfCheckFigure(achievedPerS)}/s is ${pct(rate.errorVsSchedule)} off the schedule's ${selfCheckFigure(schedulePerS)}/s (allowed ${pct(tolerance)})`,
     );
   }
   if (!(Math.abs(rate.errorVsTarget) <= toleranceVsTarget)) {
     reasons.push(
-      `achieved rate ${fmt(achievedPerS)}/s is ${pct(rate.errorVsTarget)} off the target ${fmt(targetPerS)}/s (allowed ${pct(toleranceVsTarget)})`,
+      `achieved rate ${selfCheckFigure(achievedPerS)}/s is ${pct(rate.errorVsTarget)} off the target ${selfCheckFigure(targetPerS)}/s (allowed ${pct(toleranceVsTarget)})`,
     );
   }
 
@@ -112,14 +112,10 @@ export function selfCheck(
     reasons.push(
       Number.isNaN(statistic)
         ? `too few sends (${n}) to test the arrival process`
-        : `send gaps are not ${K === 1 ? 'exponential' : `Erlang(${K})`} at the target rate: A² = ${fmt(statistic)} ≥ ${critical} (n = ${sample.length})`,
+        : `send gaps are not ${K === 1 ? 'exponential' : `Erlang(${K})`} at the target rate: A² = ${selfCheckFigure(statistic)} ≥ ${critical} (n = ${sample.length})`,
     );
   }
   return { sendLag, rate, arrivals, valid: reasons.length === 0, reasons };
-}
-
-function fmt(x: number): string {
-  return Number.isFinite(x) ? String(Math.round(x * 1000) / 1000) : String(x);
 }
 
 function pct(x: number): string {
