@@ -69,7 +69,8 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
         `${JSON.stringify({ ...comparisonJson(r.analysis, gate), files: r.files }, null, 2)}\n`,
       );
     } else {
-      process.stdout.write(`${r.summaryLine}\n${r.calibrationLine}\n${r.simNetLine}\n`);
+      const lines = [r.summaryLine, r.agreementLine, r.calibrationLine, r.simNetLine, ...r.sensitivityLines];
+      process.stdout.write(`${lines.join('\n')}\n`);
     }
     process.stderr.write(`wrote ${r.files.join(', ')}\n`);
     const err = gateError(gate);

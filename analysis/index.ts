@@ -3,8 +3,10 @@
 export { claimsCommand, compareCommand, reportCommand } from './analysis-commands.ts';
 export { renderSvg } from './charts/charts.ts';
 export { attribute, clockOffsetOf, residualMs } from './judge/attribution.ts';
-export { formatSummaryLine } from './judge/compare.ts';
+export { simCallTable } from './judge/call-table.ts';
+export { comparePoint, formatSummaryLine } from './judge/compare.ts';
 export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } from './judge/gate.ts';
+export { type PointDiffs, pairedDiffs } from './judge/paired-comparison.ts';
 export { percentileInterval, percentileRanks } from './judge/percentile-ci.ts';
 export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
 export { sampleMismatches } from './judge/sample-mismatch.ts';

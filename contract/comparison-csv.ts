@@ -1,5 +1,6 @@
-// comparison.csv: one line per point and metric, sim vs real with the real value's interval and a verdict.
-// Fixed decimals per metric make the file byte-identical for identical inputs.
+// comparison.csv: one line per point and metric, sim vs real with the real value's interval, the interval of
+// their difference paired by call, the margin, and a verdict. Fixed decimals per metric make the file
+// byte-identical for identical inputs.
 
 import { METRIC_DECIMALS, type Metric, VERDICTS, type Verdict } from './comparison-metrics.ts';
 import { csvCell } from './csv.ts';
@@ -20,8 +21,16 @@ export const COMPARISON_COLUMNS = [
   'real_ci_high',
   'allowance',
   'diff',
+  'diff_ci_low',
+  'diff_ci_high',
+  'margin',
   'verdict',
 ] as const;
+
+/** The base columns files had before the paired verdict (no difference interval, no margin): still read. */
+const COLUMNS_BEFORE_PAIRING = COMPARISON_COLUMNS.filter(
+  (c) => c !== 'diff_ci_low' && c !== 'diff_ci_high' && c !== 'margin',
+);
 
 /** One line of comparison.csv. Numbers are already rounded to the metric's decimals; null = empty cell. */
 export interface ComparisonRow extends DimCells {
@@ -36,10 +45,19 @@ export interface ComparisonRow extends DimCells {
   realCiLow: number | null;
   /** null with a real value = the interval is open above (too few calls to bound this percentile). */
   realCiHigh: number | null;
-  /** Latency: the signed calibration allowance in ms; rates: the absolute tolerance; collapse: null. */
+  /**
+   * Latency: what the harness's own parts add at this percentile, real − real′ (real′ = each call's latency
+   * less its harness parts), ms; null for rates, collapse and a foreign service. In files before the paired
+   * verdict: the calibration allowance (latency) or the tolerance (rates).
+   */
   allowance: number | null;
   /** sim − real. */
   diff: number | null;
+  /** The 95 % interval of sim − real′, paired by call; null = not computed (an end null: open). */
+  diffCiLow: number | null;
+  diffCiHigh: number | null;
+  /** The equivalence margin: the interval must lie within ± this for `agrees`. */
+  margin: number | null;
   verdict: Verdict;
 }
 
@@ -69,6 +87,9 @@ export function formatComparisonRow(r: ComparisonRow): string {
     num(r.realCiHigh, r.metric),
     r.metric === 'collapse' ? '' : num(r.allowance, r.metric),
     diff,
+    num(r.diffCiLow, r.metric),
+    num(r.diffCiHigh, r.metric),
+    num(r.margin, r.metric),
     r.verdict,
   ].join(',');
 }
@@ -80,13 +101,18 @@ export function formatComparisonCsv(rows: readonly ComparisonRow[]): string {
 
 /** Parses comparison.csv back into rows (used by tests and by readers of old runs). */
 export function parseComparisonCsv(text: string): ComparisonRow[] {
-  const file = csvBodyWithDims(text, COMPARISON_HEADER);
+  const before = COLUMNS_BEFORE_PAIRING.join(',');
+  const file = csvBodyWithDims(text, COMPARISON_HEADER) ?? csvBodyWithDims(text, before);
   if (file === null)
     throw new ComparisonCsvError(
       `comparison.csv: the header must be exactly "${COMPARISON_HEADER}" (then any dimension columns)`,
     );
   const { body, dims } = file;
-  return body.map((c) => {
+  const paired = text.startsWith(COMPARISON_HEADER);
+  const width = paired ? COMPARISON_COLUMNS.length : COLUMNS_BEFORE_PAIRING.length;
+  return body.map((raw) => {
+    // An older line gets empty difference and margin cells, so one layout reads both.
+    const c = paired ? raw : [...raw.slice(0, 11), '', '', '', ...raw.slice(11)];
     const metric = c[4] as Metric;
     const n = (s: string) => {
       if (s === '') return null;
@@ -94,10 +120,10 @@ export function parseComparisonCsv(text: string): ComparisonRow[] {
       if (s === 'false') return 0;
       return Number(s);
     };
-    const verdict = c[11] as Verdict;
+    const verdict = c[14] as Verdict;
     if (!VERDICTS.includes(verdict))
       throw new ComparisonCsvError(
-        `comparison.csv: unknown verdict "${c[11]}" in "${c.map(csvCell).join(',')}"`,
+        `comparison.csv: unknown verdict "${c[14]}" in "${raw.map(csvCell).join(',')}"`,
       );
     return {
       config: c[0],
@@ -111,8 +137,11 @@ export function parseComparisonCsv(text: string): ComparisonRow[] {
       realCiHigh: n(c[8]),
       allowance: n(c[9]),
       diff: n(c[10]),
+      diffCiLow: n(c[11]),
+      diffCiHigh: n(c[12]),
+      margin: n(c[13]),
       verdict,
-      ...parseDimCells(dims, c.slice(COMPARISON_COLUMNS.length)),
+      ...parseDimCells(dims, raw.slice(width)),
     };
   });
 }

@@ -28,12 +28,15 @@ export const CLIENT_METRICS = [
 export type Metric = (typeof METRICS)[number] | (typeof CLIENT_METRICS)[number];
 
 /**
- * `agrees` / `diverges`: the rule of the metric. `both-collapsed`, `collapse-mismatch`, `invalid` apply to
- * every metric of a point. `missing`: a side (or the value) is absent, e.g. the real point failed.
- * `calibration`: a row of the calibration point, which sets the allowance instead of being judged.
+ * `agrees` / `diverges` / `undecided`: the equivalence rule of the metric (the interval of the difference
+ * inside, outside, or across its margin). `both-collapsed`, `collapse-mismatch`, `invalid` apply to every
+ * metric of a point. `missing`: a side (or the value) is absent, e.g. the real point failed. `calibration`:
+ * only in files written before the paired verdict, a line of the calibration point, which then set an
+ * allowance instead of being judged.
  */
 export type Verdict =
   | 'agrees'
+  | 'undecided'
   | 'diverges'
   | 'both-collapsed'
   | 'collapse-mismatch'
@@ -44,6 +47,7 @@ export type Verdict =
 /** Every verdict, in the order summaries list them. */
 export const VERDICTS: readonly Verdict[] = [
   'agrees',
+  'undecided',
   'diverges',
   'both-collapsed',
   'collapse-mismatch',

@@ -129,5 +129,14 @@ export {
 export { pointRedisKeys, redisKeys } from './redis-keys.ts';
 export { RowBuilder, type RowContext } from './row-builder.ts';
 export { RUN_FILES } from './run-files.ts';
+export {
+  CALL_OUTCOMES,
+  emptySimCalls,
+  formatSimCallsCsv,
+  SIM_CALL_FIELDS,
+  SIM_CALLS_DIR,
+  type SimCalls,
+  simCallsPath,
+} from './sim-calls.ts';
 export { type TargetConfig, type TargetConfigPatch, targetConfigSchema } from './target-config.ts';
 export { formatWorkReply, parseWorkReply, serverMsOfReply, type WorkReply } from './work-reply.ts';

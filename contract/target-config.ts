@@ -52,6 +52,8 @@ export const targetConfigSchema = z
       .number()
       .min(1, 'must be ≥ 1 (1 = the undilated clock)')
       .max(MAX_TIME_SCALE, `must be ≤ ${MAX_TIME_SCALE}`),
+    /** A perturbation (model/perturb.ts): model ms to wait after releasing a worker before answering. */
+    responseDelayMs: z.number().min(0, 'must be ≥ 0 (model ms)').max(60_000, 'must be ≤ 60000 ms'),
   })
   .partial()
   .strict();

@@ -27,6 +27,8 @@ export interface PointDims {
   clients?: number;
   /** The dilated clock's factor k (matrix `timeScale`, model/time-scale.ts); absent = 1, the undilated clock. */
   timeScale?: number;
+  /** The real side made deliberately wrong (matrix `perturb`, model/perturb.ts), as its text; absent = none. */
+  perturb?: string;
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
@@ -72,6 +74,7 @@ export const DIMENSIONS = [
     kind: 'number',
     words: (v) => `time ×${v}`,
   },
+  { field: 'perturb', column: 'perturb', tag: 'p', kind: 'string', words: (v) => `perturbed: ${v}` },
 ] as const satisfies readonly DimensionSpec[];
 
 /** The CSV column of a dimension. */
@@ -102,6 +105,8 @@ export function dimsSlugSuffix(dims: PointDims | undefined): string {
     .map(
       ([d, v]) =>
         `_${d.tag}${String(v)
+          // A negative value keeps its sign apart from its name: workersDelta=-1 is not workersDelta=1.
+          .replace(/=-/g, '=m')
           .toLowerCase()
           .replace(/\./g, 'p')
           .replace(/[^a-z0-9]+/g, '-')}`,

@@ -35,6 +35,15 @@ export {
   REFERENCE_CONFIGS,
   referenceConfig,
 } from './hedge-config.ts';
+export {
+  isRelativeMargin,
+  LATENCY_MARGIN_FLOOR_MS,
+  MARGIN_CAPS,
+  type MarginMetric,
+  type Margins,
+  marginsSchema,
+  resolveMargins,
+} from './margins.ts';
 export { expandMatrix, timeScales } from './matrix-expand.ts';
 export { type MatrixOverrides, overrideMatrix } from './matrix-overrides.ts';
 export { parseMatrix } from './matrix-parse.ts';
@@ -47,6 +56,15 @@ export {
 } from './matrix-schema.ts';
 export { modelIssues, modelSchema } from './model-schema.ts';
 export { DEFAULT_MODEL, type ModelParams } from './params.ts';
+export {
+  type Perturbation,
+  parsePerturbation,
+  perturbationSchema,
+  perturbationText,
+  perturbedCancellation,
+  perturbedConfig,
+  perturbedModel,
+} from './perturb.ts';
 export {
   type Cancellation,
   formatLoad,

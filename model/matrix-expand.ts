@@ -5,36 +5,39 @@ import type { PointDims } from './dimensions.ts';
 import type { Transport } from './grpc-hedging-schema.ts';
 import { type HedgeConfig, hedgerOf } from './hedge-config.ts';
 import type { Matrix } from './matrix-schema.ts';
+import { perturbationText } from './perturb.ts';
 import type { Point } from './point.ts';
 import { replicaVariants } from './replica-dims.ts';
 
 /**
- * Every point of the matrix, ordered seed → cancellation → config → delay → transport → replica dims →
- * clients → load (each in file order; model/replica-dims.ts orders the replica dims).
+ * Every point of the matrix, ordered time scale → perturbation → seed → cancellation → config → delay →
+ * transport → replica dims → clients → load (each in file order; model/replica-dims.ts orders the replica dims).
  */
 export function expandMatrix(m: Matrix): Point[] {
   const out: Point[] = [];
   for (const k of timeScales(m)) {
-    for (const seed of m.seeds) {
-      for (const cancellation of m.cancellation) {
-        for (const config of m.configs) {
-          const variants = delayVariants(config, m.delaysMs).flatMap((v) =>
-            transportVariants(v, m.transport),
-          );
-          for (const { config: c, dims: base } of variants) {
-            for (const dims of replicaVariants(c, base, m).flatMap((d) => clientVariants(d, m.clients))) {
-              for (const load of m.loads) {
-                const all = withTimeScale(dims, k);
-                out.push({
-                  config: c,
-                  load,
-                  cancellation,
-                  seed,
-                  calls: m.calls,
-                  warmupFraction: m.warmupFraction,
-                  model: m.model,
-                  ...(all === undefined ? {} : { dims: all }),
-                });
+    for (const perturb of (m.perturb ?? [{}]).map(perturbationText)) {
+      for (const seed of m.seeds) {
+        for (const cancellation of m.cancellation) {
+          for (const config of m.configs) {
+            const variants = delayVariants(config, m.delaysMs).flatMap((v) =>
+              transportVariants(v, m.transport),
+            );
+            for (const { config: c, dims: base } of variants) {
+              for (const dims of replicaVariants(c, base, m).flatMap((d) => clientVariants(d, m.clients))) {
+                for (const load of m.loads) {
+                  const all = withPerturbation(withTimeScale(dims, k), perturb);
+                  out.push({
+                    config: c,
+                    load,
+                    cancellation,
+                    seed,
+                    calls: m.calls,
+                    warmupFraction: m.warmupFraction,
+                    model: m.model,
+                    ...(all === undefined ? {} : { dims: all }),
+                  });
+                }
               }
             }
           }
@@ -43,6 +46,11 @@ export function expandMatrix(m: Matrix): Point[] {
     }
   }
   return out;
+}
+
+/** `dims` with a perturbation's text, the real side's own dimension; none ('') adds nothing. */
+function withPerturbation(dims: PointDims | undefined, perturb: string): PointDims | undefined {
+  return perturb === '' ? dims : { ...dims, perturb };
 }
 
 /**

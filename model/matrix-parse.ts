@@ -7,9 +7,10 @@ import { MatrixInvalidError } from './errors.ts';
 import { FIDELITY_DEFAULTS } from './fidelity-thresholds.ts';
 import { foreignTargetIssues } from './foreign-target.ts';
 import { type HedgeConfig, hedgerOf, referenceConfig } from './hedge-config.ts';
-import { type Matrix, matrixSchema } from './matrix-schema.ts';
+import { type Matrix, type MatrixSpec, matrixSchema } from './matrix-schema.ts';
 import { modelIssues } from './model-schema.ts';
 import { DEFAULT_MODEL, type ModelParams } from './params.ts';
+import { perturbationIssues, perturbationText } from './perturb.ts';
 import { formatLoad } from './point.ts';
 import { pickReplicaFields, replicaFieldIssues } from './replica-dims.ts';
 import { issueText } from './schema-messages.ts';
@@ -78,6 +79,7 @@ export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
     ...replicaFieldIssues(m),
     ...(m.target === undefined ? [] : foreignTargetIssues(m, at)),
+    ...perturbIssues(m),
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
@@ -95,6 +97,7 @@ export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
     ...(m.transport === undefined ? {} : { transport: [...m.transport] }),
     ...(m.clients === undefined ? {} : { clients: [...m.clients] }),
     ...(m.timeScale === undefined ? {} : { timeScale: m.timeScale === 'auto' ? 'auto' : [...m.timeScale] }),
+    ...(m.perturb === undefined ? {} : { perturb: m.perturb.map((p) => ({ ...p })) }),
     cancellation: [...m.cancellation],
     seeds: [...m.seeds],
     calls: m.calls,
@@ -102,9 +105,26 @@ export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
     model,
     calibration: m.calibration === undefined ? { ...DEFAULT_CALIBRATION } : m.calibration,
     fidelity: { ...FIDELITY_DEFAULTS, ...m.fidelity },
+    ...(m.margins === undefined ? {} : { margins: { ...m.margins } }),
     ...(m.failOn === undefined ? {} : { failOn: [...new Set(m.failOn)] }),
     ...(m.target === undefined ? {} : { target: { url: m.target.url } }),
   };
+}
+
+// Perturbing is done to hedgebench's own target server: a foreign one cannot be made wrong on purpose.
+function perturbIssues(m: MatrixSpec): string[] {
+  if (m.perturb === undefined) return [];
+  if (m.target !== undefined)
+    return [
+      "perturb: hedgebench cannot perturb a service it did not deploy (target.url): the perturbations change its own target server; remove perturb, or the target to test the verdict on hedgebench's own server",
+    ];
+  const workers = m.model?.workers ?? DEFAULT_MODEL.workers;
+  return [
+    ...m.perturb.flatMap((p, i) => perturbationIssues(p, workers, `perturb[${i}]`)),
+    ...duplicates(m.perturb.map((p) => perturbationText(p))).map(
+      (t) => `perturb: ${t === '' ? '{} (none)' : t} appears twice; list each perturbation once`,
+    ),
+  ];
 }
 
 function fieldPath(path: (string | number)[]): string {

@@ -8,8 +8,10 @@ import { type ForeignTarget, targetSchema } from './foreign-target.ts';
 import { type Transport, transportSchema } from './grpc-hedging-schema.ts';
 import type { HedgeConfig } from './hedge-config.ts';
 import { configSchema, MAX_NAME } from './hedge-config-schema.ts';
+import { type Margins, marginsSchema } from './margins.ts';
 import { modelSchema } from './model-schema.ts';
 import type { ModelParams } from './params.ts';
+import { type Perturbation, perturbationSchema } from './perturb.ts';
 import type { Cancellation } from './point.ts';
 import { type ReplicaFields, replicaFieldsSchema } from './replica-dims.ts';
 import { positive } from './schema-messages.ts';
@@ -29,7 +31,7 @@ const seedSchema = z
  * Verdicts that can fail a run or a comparison (`failOn` in the matrix, `--fail-on` on the command line):
  * "measured, but the thresholds failed" is then its own exit code.
  */
-export const FAIL_ON_VERDICTS = ['diverges', 'invalid', 'collapse-mismatch', 'missing'] as const;
+export const FAIL_ON_VERDICTS = ['diverges', 'undecided', 'invalid', 'collapse-mismatch', 'missing'] as const;
 /** One verdict a gate can fail on. */
 export type FailOnVerdict = (typeof FAIL_ON_VERDICTS)[number];
 
@@ -86,6 +88,13 @@ export const matrixSchema = z
         },
       )
       .optional(),
+    perturb: z
+      .array(perturbationSchema)
+      .min(
+        1,
+        'must list at least one perturbation ({} = none), e.g. [{}, {"serviceFactor": 1.03}], or be left out',
+      )
+      .optional(),
     cancellation: z
       .array(
         z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
@@ -120,6 +129,7 @@ export const matrixSchema = z
       })
       .strict()
       .optional(),
+    margins: marginsSchema.optional(),
     failOn: z
       .array(
         z.enum(FAIL_ON_VERDICTS, {
@@ -150,6 +160,11 @@ export interface Matrix extends ReplicaFields {
    * every rate ÷ k; absent = [1]. "auto" = the run picks k from this machine's measured harness delays.
    */
   timeScale?: number[] | 'auto';
+  /**
+   * The real side made deliberately wrong, each entry a variant of every point (model/perturb.ts); absent =
+   * none. The simulation never sees it: a sensitivity test of the verdict.
+   */
+  perturb?: Perturbation[];
   cancellation: Cancellation[];
   seeds: number[];
   calls: number;
@@ -159,6 +174,11 @@ export interface Matrix extends ReplicaFields {
   calibration: { load: number; calls: number } | false;
   /** Above these the harness's own delays make a real point invalid (analysis/judge/fidelity.ts checks them). */
   fidelity: FidelityThresholds;
+  /**
+   * The verdict's equivalence margins the matrix narrows (model/margins.ts); absent = every cap, and older
+   * manifests stay as they were.
+   */
+  margins?: Partial<Margins>;
   /** Verdicts that fail the run's gate (exit 3); absent = no gate, so older manifests stay as they were. */
   failOn?: FailOnVerdict[];
   /** A service hedgebench did not build: no target server is deployed; absent = hedgebench's own. */

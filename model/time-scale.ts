@@ -32,22 +32,26 @@ export function wallMs(modelMsValue: number, k: number): number {
   return k === 1 ? modelMsValue : modelMsValue * k;
 }
 
-/** The service model with every duration × k (workers, sigma and probabilities stay). */
-export function dilateModel(m: ModelParams, k: number): ModelParams {
-  if (k === 1) return m;
+/** The service model with every service time × f (workers, sigma and probabilities stay). */
+export function scaleServiceTimes(m: ModelParams, f: number): ModelParams {
   const out: ModelParams = {
     ...m,
-    medianMs: m.medianMs * k,
-    stragglerMinMs: m.stragglerMinMs * k,
-    stragglerMaxMs: m.stragglerMaxMs * k,
+    medianMs: m.medianMs * f,
+    stragglerMinMs: m.stragglerMinMs * f,
+    stragglerMaxMs: m.stragglerMaxMs * f,
   };
   const s = m.service;
   if (s !== undefined)
     out.service =
       s.kind === 'constant'
-        ? { kind: 'constant', ms: s.ms * k }
-        : { kind: 'exponential', meanMs: s.meanMs * k };
+        ? { kind: 'constant', ms: s.ms * f }
+        : { kind: 'exponential', meanMs: s.meanMs * f };
   return out;
+}
+
+/** The service model with every duration × k: the clock dilated (workers, sigma and probabilities stay). */
+export function dilateModel(m: ModelParams, k: number): ModelParams {
+  return k === 1 ? m : scaleServiceTimes(m, k);
 }
 
 /**

@@ -52,6 +52,8 @@ export async function runPoints(
   const pointOptions: RunPointOptions = { maxInFlight: options.maxInFlight };
   // Added only when set, so the message a worker gets at the default is the one it always got.
   if (options.transport !== undefined) pointOptions.transport = options.transport;
+  if (options.callRecords === true) pointOptions.callRecords = true;
+  if (options.perturb !== undefined) pointOptions.perturb = options.perturb;
   if (threads <= 0) {
     const out: SimResult[] = [];
     for (const p of points) {

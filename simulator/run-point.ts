@@ -8,9 +8,11 @@ import {
   type AttemptRecord,
   type CollapseEvidence,
   detectCollapse,
+  emptySimCalls,
   type PointRow,
   pointKey,
   RowBuilder,
+  type SimCalls,
 } from '../contract/index.ts';
 import {
   type CallState,
@@ -27,8 +29,12 @@ import {
   dilatePoint,
   dilateTransport,
   modelMs,
+  type Perturbation,
   type Point,
   type PoolStats,
+  perturbedCancellation,
+  perturbedConfig,
+  perturbedModel,
   pointClients,
   type ReplicaSetup,
   replicaSetupOf,
@@ -57,6 +63,23 @@ export interface RunPointOptions {
    * source is `sim`; present: trips take their drawn delays and the row's source is `sim+net`.
    */
   transport?: TransportParams;
+  /** Keep every measured call's record (SimResult.calls): the verdict pairs them with the real calls. */
+  callRecords?: boolean;
+  /**
+   * Serve the calls as a perturbed target would (model/perturb.ts): what the report's sensitivity section asks
+   * of the simulator, to say which points a perturbation moves. A point's own `perturb` is never read here.
+   */
+  perturb?: Perturbation;
+}
+
+/** The point as a perturbed target and load generator run it (its schedule is set by the point's own model). */
+function perturbedPoint(p: Point, q: Perturbation): Point {
+  return {
+    ...p,
+    model: perturbedModel(p.model, q),
+    config: perturbedConfig(p.config, q),
+    cancellation: perturbedCancellation(p.cancellation, q),
+  };
 }
 
 /** What the simulator says about one point. */
@@ -80,6 +103,8 @@ export interface SimResult {
   meanWaitMs: number;
   /** Attempts of measured calls that reached a worker. */
   startedMeasured: number;
+  /** Every measured call that arrived, in call order, model ms (only with `callRecords`). */
+  calls?: SimCalls;
 }
 
 /**
@@ -124,6 +149,7 @@ class PointSimulation {
   private truncated = false;
   private lastMeasuredIntended = Number.NaN;
   private readonly onCall: RunPointOptions['onCall'];
+  private readonly records: SimCalls | undefined;
   /** The point as the clock runs it (model/time-scale.ts); results are read back in model time (÷ k). */
   private readonly point: Point;
   private readonly k: number;
@@ -140,10 +166,14 @@ class PointSimulation {
     this.onCall = options.onCall;
     this.setup = replicaSetupOf(p.dims);
     const R = this.setup.replicas;
-    this.pool = new ReplicaPools(this.clock, R, p.model.workers, p.cancellation);
+    // What serves the calls: the point's own service, or the one a perturbation makes of it; the schedule,
+    // the row and the collapse criterion stay the point's.
+    const served =
+      options.perturb === undefined ? p : dilatePoint(perturbedPoint(modelPoint, options.perturb));
+    this.pool = new ReplicaPools(this.clock, R, served.model.workers, served.cancellation);
     this.transport = new SimTransport(
       this.pool.pools,
-      p.model,
+      served.model,
       p.seed,
       this.warm,
       options.onAttempt,
@@ -152,7 +182,7 @@ class PointSimulation {
     );
     // Each client has its own policies (budget, limit, balancer state); they share the service.
     this.pipelines = Array.from({ length: pointClients(p) }, () =>
-      addBalancer(buildPipeline(p.config, this.clock), this.setup, p.seed),
+      addBalancer(buildPipeline(served.config, this.clock), this.setup, p.seed),
     );
     this.calls = this.pipelines.map((pl) => pl.compose(this.transport.op));
     this.schedule = ArrivalSchedule.forPoint(p);
@@ -167,6 +197,10 @@ class PointSimulation {
       dims: p.dims,
     });
     const n = Math.max(0, p.calls - this.warm);
+    if (options.callRecords === true) {
+      this.records = emptySimCalls(n);
+      this.transport.busyByCall = this.records.busyMs;
+    }
     // Every measured arrival is sampled up to TIMELINE_CAP samples; beyond, every stride-th one.
     this.stride = Math.max(1, Math.ceil(n / TIMELINE_CAP));
     const cap = Math.ceil(n / this.stride);
@@ -219,6 +253,24 @@ class PointSimulation {
           ? modelMs(this.transport.waitMeasuredMs / this.transport.startedMeasured, this.k)
           : Number.NaN,
       startedMeasured: this.transport.startedMeasured,
+      ...(this.records === undefined ? {} : { calls: this.finishRecords(this.records) }),
+    };
+  }
+
+  // The records of the calls that arrived (a truncated point has fewer), busy time in model ms.
+  private finishRecords(r: SimCalls): SimCalls {
+    const n = Math.max(0, Math.min(r.n, this.next - this.warm));
+    for (let j = 0; j < n; j++) r.busyMs[j] = modelMs(r.busyMs[j], this.k);
+    if (n === r.n) return r;
+    return {
+      n,
+      call: r.call.slice(0, n),
+      latencyMs: r.latencyMs.slice(0, n),
+      outcome: r.outcome.slice(0, n),
+      attempts: r.attempts.slice(0, n),
+      skipped: r.skipped.slice(0, n),
+      winner: r.winner.slice(0, n),
+      busyMs: r.busyMs.slice(0, n),
     };
   }
 
@@ -267,6 +319,16 @@ class PointSimulation {
     const latency = modelMs(this.clock.now() - this.schedule.at(i), this.k);
     const outcome = o.ok ? 'ok' : state.rejected ? 'rejected' : 'failed';
     this.builder.addCall(latency, outcome, state.attempts, state.skipped);
+    const r = this.records;
+    if (r !== undefined) {
+      const j = i - this.warm;
+      r.call[j] = i;
+      r.latencyMs[j] = latency;
+      r.outcome[j] = o.ok ? 0 : state.rejected ? 1 : 2;
+      r.attempts[j] = state.attempts;
+      r.skipped[j] = state.skipped;
+      r.winner[j] = state.winner;
+    }
     this.onCall?.(state, latency);
   }
 }

@@ -39,6 +39,8 @@ export class SimTransport {
   startedMeasured = 0;
   /** Attempts sent to the pool. */
   sent = 0;
+  /** Worker time by measured call (index call − measuredFrom), when the point keeps per-call records. */
+  busyByCall: Float64Array | undefined = undefined;
 
   /** The operation to compose into a pipeline. */
   readonly op: Operation<void> = (call, attempt, done) => {
@@ -106,6 +108,7 @@ class SimAttempt implements PoolJob {
     if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) {
       t.busyMeasuredMs += now - this.startedAt;
       t.busyByReplica[this.replica] += now - this.startedAt;
+      if (t.busyByCall !== undefined) t.busyByCall[this.call.call - t.measuredFrom] += now - this.startedAt;
     }
     if (t.onAttempt === undefined) return;
     t.onAttempt({

@@ -28,6 +28,11 @@ export interface ServerConfig {
   slowReplica: number;
   /** The dilated clock's factor k: `model` is in model time, and the workers hold each attempt k times as long. */
   timeScale: number;
+  /**
+   * Model ms to wait between releasing a worker and answering (a perturbation of the verdict's self-test:
+   * a harness-like delay); 0 = answer at once.
+   */
+  responseDelayMs: number;
 }
 
 /** Highest call index /work accepts: the model's generator takes call indices below 2^32. */
@@ -48,6 +53,7 @@ export function defaultConfig(): ServerConfig {
     correlation: 0,
     slowReplica: 1,
     timeScale: 1,
+    responseDelayMs: 0,
   };
 }
 
@@ -64,7 +70,7 @@ export function parseConfigPatch(body: unknown, source = 'PUT /config'): ConfigP
       const field = where ? `${where}.${i.keys[0]}` : i.keys[0]!;
       throw new BadParameterError(
         field,
-        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica, timeScale; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
+        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica, timeScale, responseDelayMs; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
       );
     }
     const field = where || 'body';
@@ -121,6 +127,7 @@ export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerCon
     correlation: patch.correlation ?? current.correlation,
     slowReplica: patch.slowReplica ?? current.slowReplica,
     timeScale: patch.timeScale ?? current.timeScale,
+    responseDelayMs: patch.responseDelayMs ?? current.responseDelayMs,
   };
 }
 

@@ -56,6 +56,8 @@ export class Target {
   private badRequests = 0;
   private poolRejected = 0;
   private readonly clients = new Map<string, number>();
+  /** Answers held back by a response delay (a perturbation): still in flight for /stats and PUT /config. */
+  private pendingResponses = 0;
   private recorder: StreamRecorder | null = null;
   private recordKey: string | null = null;
   metrics: TargetMetrics | null = null;
@@ -116,29 +118,42 @@ export class Target {
           const held = started ? endMs - startMs : 0;
           if (ended === 'served') this.hold.record(held - intendedMs);
           this.metrics?.attemptEnded(ended);
-          const respondedMs = done({
-            ended,
-            queueMs: (started ? startMs : endMs) - enqueueMs,
-            serviceMs: held,
-            intendedMs,
-            worker,
-          });
-          this.recorder?.add(
-            attemptLine(
-              call,
-              attempt,
-              enqueueMs,
-              startMs,
-              endMs,
+          const answer = (): void => {
+            const respondedMs = done({
               ended,
-              worker,
+              queueMs: (started ? startMs : endMs) - enqueueMs,
+              serviceMs: held,
               intendedMs,
-              respondedMs,
-              // One of several replicas: the record says which (ATTEMPT_REPLICA_FIELD).
-              cfg.replicas > 1 ? cfg.replica : undefined,
-            ),
-          );
-          if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
+              worker,
+            });
+            this.recorder?.add(
+              attemptLine(
+                call,
+                attempt,
+                enqueueMs,
+                startMs,
+                endMs,
+                ended,
+                worker,
+                intendedMs,
+                respondedMs,
+                // One of several replicas: the record says which (ATTEMPT_REPLICA_FIELD).
+                cfg.replicas > 1 ? cfg.replica : undefined,
+              ),
+            );
+            if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
+          };
+          const waitMs = cfg.responseDelayMs * cfg.timeScale;
+          if (waitMs <= 0 || ended !== 'served') {
+            answer();
+            return;
+          }
+          // The worker is free again; only the answer waits, as a slow event loop or network would make it.
+          this.pendingResponses++;
+          this.clock.setTimer(() => {
+            this.pendingResponses--;
+            answer();
+          }, waitMs);
         },
         onFail: (err) => done(err as TargetServerError),
       });
@@ -210,7 +225,7 @@ export class Target {
       config: this.cfg,
       queueLength: this.pool.queueLength,
       busyWorkers: this.pool.busyWorkers,
-      inFlight: this.pool.inFlight,
+      inFlight: this.pool.inFlight + this.pendingResponses,
       sinceResetMs: elapsed,
       utilisation: elapsed > 0 ? p.busyMs / (workers * elapsed) : 0,
       meanQueueLength: elapsed > 0 ? p.queueAreaMs / elapsed : 0,
@@ -259,7 +274,7 @@ export class Target {
   }
 
   private assertIdle(): void {
-    const n = this.pool.inFlight;
+    const n = this.pool.inFlight + this.pendingResponses;
     if (n > 0) throw new BusyError(n);
   }
 }

@@ -23,6 +23,7 @@ export interface AgreementDatum {
 
 const WORD: Readonly<Record<PointCategory, string>> = {
   agrees: '',
+  undecided: '',
   diverges: '',
   'both-collapsed': 'collapse',
   'collapse-mismatch': 'mismatch',

@@ -2,7 +2,7 @@
 // exists, the 95 % interval of its latency percentiles, and what is known about its collapse verdict.
 
 import type { ClaimVerdict, LatencyColumn, PointRow } from '../../contract/index.ts';
-import type { CallSample } from './paired-difference.ts';
+import type { CallSample } from '../judge/block-bootstrap.ts';
 
 /** The latency columns a claim may compare: the compared metrics' (contract/latency-metrics.ts). */
 export type { LatencyColumn };

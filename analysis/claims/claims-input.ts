@@ -14,6 +14,7 @@ import {
   rowKey,
 } from '../../contract/index.ts';
 import { RunFolderError } from '../errors.ts';
+import type { CallSample } from '../judge/block-bootstrap.ts';
 import { realInterval } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
@@ -21,7 +22,6 @@ import { OUTCOME_CODE } from '../read/raw-files.ts';
 import { readMeasuredCalls } from '../read/real-row.ts';
 import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
-import type { CallSample } from './paired-difference.ts';
 
 /** The rows of a folder, every source, and what a reader must know about them. */
 export interface ClaimsInput {

@@ -1,5 +1,6 @@
 // The claims of the study as checks over rows: what the rest of analysis/ (commands, report) uses.
 
+export { type CallSample, pairedDifferenceInterval } from '../judge/block-bootstrap.ts';
 export { type ClaimDefinition, dependsOnSeed, evaluateClaim } from './claim.ts';
 export { CLAIM_1, lightLoadHedgingWorks } from './claim-1-light-load.ts';
 export { CLAIM_2, noBudgetCollapses } from './claim-2-no-budget-collapse.ts';
@@ -13,6 +14,5 @@ export { claimRowsOfRun, collapseUndecided, readClaimsInput, sourcesOf } from '.
 export { claimsBlocks } from './claims-section.ts';
 export { formatClaimsTable, verdictCell } from './claims-table.ts';
 export { CLAIMS, evaluateClaims } from './evaluate.ts';
-export { type CallSample, pairedDifferenceInterval } from './paired-difference.ts';
 export { LATENCY_TOLERANCE, latencyTolerance } from './relations.ts';
 export { type ClaimsOutcome, writeClaims } from './run-claims.ts';

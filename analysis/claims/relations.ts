@@ -18,10 +18,10 @@
 // whatever the percentile says).
 
 import { formatMs, latencyMetricOfColumn } from '../../contract/index.ts';
-import { RATE_TOLERANCE, roundTo } from '../judge/verdict.ts';
+import { pairedDifferenceInterval } from '../judge/block-bootstrap.ts';
+import { roundTo } from '../judge/verdict.ts';
 import { type Check, type ClaimPoints, type PointRef, unusable } from './claim-points.ts';
 import type { ClaimRow, LatencyColumn } from './claim-row.ts';
-import { pairedDifferenceInterval } from './paired-difference.ts';
 
 /** The margins of the latency relations (see the file comment): better / worse, and same result. */
 export const LATENCY_TOLERANCE = Object.freeze({
@@ -29,8 +29,17 @@ export const LATENCY_TOLERANCE = Object.freeze({
   same: Object.freeze({ relative: 0.05, absoluteMs: 1 }),
 });
 
-/** Rate tolerances, shared with comparison.csv's verdicts (analysis/judge/verdict.ts). */
-export const CLAIM_RATE_TOLERANCE = RATE_TOLERANCE;
+/**
+ * The claims' rate tolerances: how far a rate may sit from a claim's bound and still meet it — requests per
+ * call ±0.05 attempts, utilisation ±0.05, rejected rate ±0.02 (2 % of calls). Wider than the verdict's
+ * margins (model/margins.ts): a claim relates two configurations or a bound the study states in round figures,
+ * while the verdict asks whether the measurement is the prediction.
+ */
+export const CLAIM_RATE_TOLERANCE = Object.freeze({
+  requests_per_call: 0.05,
+  utilization: 0.05,
+  rejected_rate: 0.02,
+});
 
 /** What a claim expects of A against B. */
 export type Expectation = 'better' | 'worse' | 'same' | 'not worse' | 'not better';

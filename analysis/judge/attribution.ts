@@ -59,6 +59,8 @@ export interface Attribution {
   missing: number;
   /** Null when the point has no clock offset: request and response transit are then only known summed. */
   offset: ClockOffset | null;
+  /** The index of each attributed call (the arrays below are in the same order). */
+  call: Float64Array;
   latency: Float64Array;
   parts: Record<Component, Float64Array>;
   /** Request transit + response delay + response transit: what HTTP and both event loops add, any offset. */
@@ -129,6 +131,7 @@ export function attribute(calls: RawCalls, attempts: RawAttempts, status: PointS
     Component,
     Float64Array
   >;
+  const call = new Float64Array(n);
   const latency = new Float64Array(n);
   const transit = new Float64Array(n);
   const withoutHarness = new Float64Array(n);
@@ -157,13 +160,14 @@ export function attribute(calls: RawCalls, attempts: RawAttempts, status: PointS
     parts.overshoot[k] = end - start - service;
     parts.response_delay[k] = responded - end;
     parts.response_transit[k] = roundTrip - reqTransit;
+    call[k] = calls.call[i];
     latency[k] = calls.latencyMs[i];
     transit[k] = roundTrip + parts.response_delay[k];
     let harness = 0;
     for (const c of HARNESS_COMPONENTS) harness += parts[c][k];
     withoutHarness[k] = latency[k] - harness;
   }
-  return { n, missing: okCalls - n, offset, latency, parts, transit, withoutHarness };
+  return { n, missing: okCalls - n, offset, call, latency, parts, transit, withoutHarness };
 }
 
 /** Sum of the parts of call k minus its latency, ms (0 up to rounding: the parts telescope). */

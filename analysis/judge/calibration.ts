@@ -1,10 +1,12 @@
 // The harness's own overhead, measured by the calibration point (`no hedge` at a low load, e.g. 0.10):
 // real − sim at p50 and p99. At that load nothing queues, so the difference is what the wall clock adds
-// (network, HTTP stack, timers, scheduling); latency verdicts use it as their allowance.
+// (network, HTTP stack, timers, scheduling): the report's line on overhead. It lends no allowance to other
+// points — each verdict takes every call's own harness parts out instead — and the calibration point is
+// judged like any point, the harness's check of itself.
 
-import { formatLoad, type LatencyMetric, type PointRow } from '../../contract/index.ts';
+import { type ComparisonRow, formatLoad, type PointRow } from '../../contract/index.ts';
 
-/** The calibration point's figures; `usable` = the allowance is taken from it (else the allowance is 0). */
+/** The calibration point's figures; `usable` = they describe the harness (else `note` says why not). */
 export interface Calibration {
   config: string;
   load: number;
@@ -61,30 +63,34 @@ export function calibrationFromRows(
   };
 }
 
-/**
- * The signed allowance (ms) for a latency metric: the calibration's real − sim at p50 for p50, at p99
- * for p99 and p99.9 (the calibration point is too short for a p99.9 of its own); 0 when not usable.
- */
-export function allowanceFor(cal: Calibration | null, metric: LatencyMetric): number {
-  if (!cal?.usable) return 0;
-  return (metric === 'p50' ? cal.p50Ms : cal.p99Ms) ?? 0;
-}
-
 function signed(ms: number | null): string {
   if (ms === null) return 'n/a';
   const s = ms.toFixed(3);
   return ms >= 0 ? `+${s}` : s;
 }
 
-/** The calibration as one line of text (printed by `compare`, shown in the report). */
-export function formatCalibrationLine(cal: Calibration | null): string {
-  if (!cal) {
-    return 'calibration: none (the matrix has no calibration point); latency verdicts use no allowance (0 ms)';
-  }
+/** The calibration point's own verdicts in words: `7 of 7 metrics agree` (plus any other verdict). */
+function ownVerdicts(rows: readonly ComparisonRow[]): string {
+  const agree = rows.filter((r) => r.verdict === 'agrees').length;
+  const others = [...new Set(rows.map((r) => r.verdict))]
+    .filter((v) => v !== 'agrees')
+    .map((v) => `${rows.filter((r) => r.verdict === v).length} ${v}`);
+  return `${agree} of ${rows.length} metrics agree${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
+}
+
+/**
+ * The calibration as one line of text (printed by `compare`, shown in the report), with the calibration
+ * point's own verdicts when it was judged (`rows`).
+ */
+export function formatCalibrationLine(cal: Calibration | null, rows: readonly ComparisonRow[] = []): string {
+  if (!cal) return 'calibration: none (the matrix has no calibration point)';
   const where = `${cal.config} at load ${formatLoad(cal.load)} (${cal.cancellation}, seed ${cal.seed})`;
   const figures = `real − sim = ${signed(cal.p50Ms)} ms at p50, ${signed(cal.p99Ms)} ms at p99`;
-  if (!cal.usable) {
-    return `calibration: ${where}: ${figures}; NOT USED (${cal.note}); latency verdicts use no allowance (0 ms)`;
-  }
-  return `calibration: ${where}: ${figures} — the harness's own overhead; latency verdicts allow for it (p50 uses the p50 figure, p99 and p99.9 the p99 figure)`;
+  const judged =
+    rows.length > 0
+      ? `; judged like any point, with each call's harness parts taken out: ${ownVerdicts(rows)}`
+      : '';
+  if (!cal.usable)
+    return `calibration: ${where}: ${figures}; not the harness's overhead (${cal.note})${judged}`;
+  return `calibration: ${where}: ${figures} — what this setup's clock, network and HTTP add${judged}`;
 }

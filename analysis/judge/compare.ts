@@ -1,5 +1,5 @@
 // Sim against real for one point: a comparison.csv row per metric, and the summary over a run. Pure:
-// numbers in, rows out; reading the run folder is run-analysis.ts's job.
+// numbers in, rows out; reading the run folder and pairing the calls is run-analysis.ts's job.
 
 import {
   type ComparisonRow,
@@ -8,19 +8,17 @@ import {
   type LatencyMetric,
   type PointRow,
 } from '../../contract/index.ts';
-import { allowanceFor, type Calibration } from './calibration.ts';
+import type { MarginMetric, Margins } from '../../model/index.ts';
+import { equivalence, marginOf } from './equivalence.ts';
+import type { PointDiffs } from './paired-comparison.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
 import {
   CLIENT_METRICS,
-  latencyVerdict,
   METRIC_COLUMN,
   METRIC_DECIMALS,
   METRICS,
   type Metric,
   pointVerdict,
-  RATE_TOLERANCE,
-  type RateMetric,
-  rateVerdict,
   roundTo,
   VERDICTS,
   type Verdict,
@@ -37,12 +35,17 @@ export interface PointId extends DimCells {
   seed: number;
 }
 
-/** One point's inputs; `intervals` null = no raw sample (the interval shrinks to the real value). */
+/** One point's inputs to its comparison lines. */
 export interface PointComparisonInput {
   id: PointId;
   sim?: PointRow;
   real?: PointRow;
+  /** The real value's own interval per latency metric (real_ci_*); null = no raw sample. */
   intervals: RealIntervals | null;
+  /** measured − simulated per metric with its interval (paired-comparison.ts); null = not computed. */
+  diffs: PointDiffs | null;
+  /** What the harness's parts add at each latency percentile, real − real′; absent = not split. */
+  harness?: Partial<Record<LatencyMetric, number>>;
   /** A foreign service: compare what a client can see (CLIENT_METRICS) instead of METRICS. */
   clientSide?: boolean;
 }
@@ -68,73 +71,62 @@ export function realInterval(
   };
 }
 
+const finiteOrNull = (x: number) => (Number.isFinite(x) ? x : null);
+
 /** The comparison rows of one point, one per metric in METRICS (or CLIENT_METRICS) order. */
-export function comparePoint(input: PointComparisonInput, calibration: Calibration | null): ComparisonRow[] {
+export function comparePoint(input: PointComparisonInput, margins: Margins): ComparisonRow[] {
   const { id, sim, real } = input;
   const shared = pointVerdict(sim, real);
   const metrics: readonly Metric[] = input.clientSide ? CLIENT_METRICS : METRICS;
   return metrics.map((metric): ComparisonRow => {
     const base = { ...id, metric };
+    const none = { realCiLow: null, realCiHigh: null, allowance: null, diffCiLow: null, diffCiHigh: null };
     if (metric === 'collapse') {
       const s = sim ? (sim.collapsed ? 1 : 0) : null;
       const r = real ? (real.collapsed ? 1 : 0) : null;
-      const none = { realCiLow: null, realCiHigh: null, allowance: null, diff: null };
-      return { ...base, sim: s, real: r, ...none, verdict: shared ?? 'agrees' };
+      return { ...base, sim: s, real: r, ...none, diff: null, margin: null, verdict: shared ?? 'agrees' };
     }
     const d = METRIC_DECIMALS[metric];
     const s = value(sim, metric);
     const r = value(real, metric);
     const diff = s !== null && r !== null ? roundTo(s - r, d) : null;
-    if (isLatencyMetric(metric)) {
-      const ci = realInterval(r, input.intervals?.[metric] ?? null, d);
-      const allowance = roundTo(allowanceFor(calibration, metric), d);
-      let verdict: Verdict = shared ?? 'missing';
-      if (!shared && s !== null && r !== null) {
-        verdict = latencyVerdict(s, ci.low ?? Number.NEGATIVE_INFINITY, ci.high, allowance);
-      }
-      return { ...base, sim: s, real: r, realCiLow: ci.low, realCiHigh: ci.high, allowance, diff, verdict };
-    }
-    const rm = metric as RateMetric;
+    const ci = isLatencyMetric(metric) ? realInterval(r, input.intervals?.[metric] ?? null, d) : null;
+    const harness = isLatencyMetric(metric) ? input.harness?.[metric] : undefined;
+    const margin = s === null ? null : roundTo(marginOf(metric as MarginMetric, s, margins), d);
+    // The row is written as sim − real; the interval of the difference in the same sense, sim − real′.
+    const dm = input.diffs?.[metric as MarginMetric];
+    const diffCiLow = dm === undefined ? null : finiteOrNull(roundTo(-dm.high, d));
+    const diffCiHigh = dm === undefined ? null : finiteOrNull(roundTo(-dm.low, d));
     let verdict: Verdict = shared ?? 'missing';
-    if (!shared && s !== null && r !== null) verdict = rateVerdict(rm, s, r);
+    if (!shared && s !== null && r !== null && margin !== null) {
+      // Without an interval nothing says the two are the same: undecided, never agreement by default.
+      verdict =
+        dm === undefined
+          ? 'undecided'
+          : equivalence(
+              diffCiLow ?? Number.NEGATIVE_INFINITY,
+              diffCiHigh ?? Number.POSITIVE_INFINITY,
+              margin,
+            );
+    }
     return {
       ...base,
       sim: s,
       real: r,
-      realCiLow: null,
-      realCiHigh: null,
-      allowance: RATE_TOLERANCE[rm],
+      ...none,
+      realCiLow: ci?.low ?? null,
+      realCiHigh: ci?.high ?? null,
+      allowance: harness === undefined ? null : roundTo(harness, d),
       diff,
+      diffCiLow,
+      diffCiHigh,
+      margin,
       verdict,
     };
   });
 }
 
-/** The calibration point's own lines: p50 and p99 with its interval; allowance = real − sim (what it sets). */
-export function calibrationRows(input: PointComparisonInput): ComparisonRow[] {
-  const { id, sim, real } = input;
-  return (['p50', 'p99'] as const).map((metric) => {
-    const d = METRIC_DECIMALS[metric];
-    const s = value(sim, metric);
-    const r = value(real, metric);
-    const ci = realInterval(r, input.intervals?.[metric] ?? null, d);
-    const diff = s !== null && r !== null ? roundTo(s - r, d) : null;
-    const allowance = diff === null ? null : roundTo(-diff, d);
-    return {
-      ...id,
-      metric,
-      sim: s,
-      real: r,
-      realCiLow: ci.low,
-      realCiHigh: ci.high,
-      allowance,
-      diff,
-      verdict: 'calibration',
-    };
-  });
-}
-
-/** Counts over a run's comparison (the calibration lines are not judged and not counted). */
+/** Counts over a run's comparison. */
 export interface ComparisonSummary {
   /** Points of the matrix (the calibration point excluded). */
   points: number;
@@ -145,7 +137,7 @@ export interface ComparisonSummary {
   counts: Record<Verdict, number>;
 }
 
-/** Counts verdicts over the judged lines. */
+/** Counts verdicts over the judged lines (those of the matrix's points: the calibration point has its own line). */
 export function summarize(
   rows: readonly ComparisonRow[],
   points: number,

@@ -160,18 +160,3 @@ export function percentileInterval(
     highOpen: r.highOpen,
   };
 }
-
-/**
- * The interval for judging whether an estimate from a second, independent sample of about the same size
- * agrees with this one — a foreign service, where no common random numbers tie the simulation's draws to
- * the service's, so the two percentiles differ by sampling as well. If both come from one distribution,
- * each estimate spreads like this sample's, and their difference √2 times as far: each side of the interval
- * is stretched by √2 about the estimate (floored at 0 ms; an open end stays open).
- */
-export function independentSampleInterval(iv: PercentileInterval): PercentileInterval {
-  return {
-    ...iv,
-    low: Math.max(0, iv.estimate - Math.SQRT2 * (iv.estimate - iv.low)),
-    high: iv.highOpen ? iv.high : iv.estimate + Math.SQRT2 * (iv.high - iv.estimate),
-  };
-}

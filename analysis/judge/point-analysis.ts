@@ -5,6 +5,7 @@ import type {
   ClientFigures,
   CollapseEvidence,
   ComparisonRow,
+  LatencyMetric,
   ManifestPoint,
   PointRow,
 } from '../../contract/index.ts';
@@ -13,6 +14,7 @@ import type { ReplicaUse } from '../read/replica-use.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
 import type { Attribution } from './attribution.ts';
 import type { PointId, RealIntervals } from './compare.ts';
+import type { PointDiffs } from './paired-comparison.ts';
 
 /** Everything known about one point of the run. */
 export interface PointAnalysis {
@@ -30,6 +32,12 @@ export interface PointAnalysis {
    */
   raw: RealPoint | null;
   intervals: RealIntervals | null;
+  /** measured − simulated per metric with its interval, paired by call; null when not computed. */
+  diffs: PointDiffs | null;
+  /** What the harness's parts added at each latency percentile (real − real′); absent = not split. */
+  harness?: Partial<Record<LatencyMetric, number>>;
+  /** Ok calls whose latency the attribution could not split, compared whole (the verdict says how many). */
+  unsplit: number;
   invalidReasons: string[];
   collapseReasons: string[];
   /** In-flight attempts over time from the generator's status.json, [t_ms, count]; empty when unknown. */
@@ -49,6 +57,8 @@ export interface PointAnalysis {
   simNet?: PointRow;
   /** This point's comparison lines against sim+net. */
   simNetRows: ComparisonRow[];
+  /** measured − sim+net per metric, paired by call with the measurement whole; absent when not computed. */
+  simNetDiffs?: PointDiffs;
   /** A foreign service: client-side metrics, intervals for two independent samples (compare.ts). */
   clientSide?: boolean;
 }
@@ -69,6 +79,8 @@ export function pointWithoutMeasurement(
     realSource: 'none',
     raw: null,
     intervals: null,
+    diffs: null,
+    unsplit: 0,
     invalidReasons: [],
     collapseReasons: [],
     inflightTimeline: [],

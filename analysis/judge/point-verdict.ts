@@ -12,8 +12,21 @@ export type PointCategory = Exclude<Verdict, 'calibration'>;
 
 /** Every category in the order a legend lists them, with the colour of its grid cells. */
 export const POINT_CATEGORIES: readonly { category: PointCategory; color: string; text: string }[] = [
-  { category: 'agrees', color: '#4caf50', text: 'agrees: every metric within its interval or tolerance' },
-  { category: 'diverges', color: '#e4572e', text: 'diverges: at least one metric outside' },
+  {
+    category: 'agrees',
+    color: '#4caf50',
+    text: 'agrees: every difference, with its interval, within its margin',
+  },
+  {
+    category: 'diverges',
+    color: '#e4572e',
+    text: 'diverges: at least one difference wholly outside its margin',
+  },
+  {
+    category: 'undecided',
+    color: '#f2c14e',
+    text: 'undecided: an interval straddles a margin (more calls would decide it)',
+  },
   { category: 'collapse-mismatch', color: '#8e0e00', text: 'collapse-mismatch: one side collapsed' },
   { category: 'both-collapsed', color: '#7e57c2', text: 'both-collapsed: sim and real collapsed' },
   { category: 'invalid', color: '#bdbdbd', text: 'invalid: the measurement failed its self-check' },
@@ -27,6 +40,7 @@ export function pointCategory(p: Pick<PointAnalysis, 'rows'>): PointCategory {
   if (vs.every((v) => v === vs[0]) && vs[0] !== 'calibration') return vs[0];
   if (vs.includes('diverges')) return 'diverges';
   if (vs.includes('collapse-mismatch')) return 'collapse-mismatch';
+  if (vs.includes('undecided')) return 'undecided';
   // Agreement on some metrics while others have no value (no successful call): not a verdict to colour green.
   return vs.every((v) => v === 'agrees') ? 'agrees' : 'missing';
 }

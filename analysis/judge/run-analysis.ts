@@ -1,5 +1,6 @@
 // Analyses a run folder from its files alone: manifest.json, points.csv (sim rows), raw/ (real rows and
-// samples, recomputed). The result feeds comparison.csv and the report; nothing here writes.
+// samples, recomputed), sim-calls/ (each point's simulated calls, recomputed when missing). The result feeds
+// comparison.csv and the report; nothing here writes but the sim-calls cache.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,23 +19,31 @@ import {
   RUN_FILES,
   rowKey,
 } from '../../contract/index.ts';
-import { calibrationCandidates } from '../../model/index.ts';
+import { calibrationCandidates, type Margins, replicaSetupOf, resolveMargins } from '../../model/index.ts';
 import { statusInflightTimelineMs } from '../read/raw-files.ts';
-import { hasRawCalls, readRealPoint } from '../read/real-row.ts';
+import { hasRawCalls, type RealPoint, readRealPoint } from '../read/real-row.ts';
 import { type RunManifest, readManifest, readPointsCsv } from '../read/run-folder-reader.ts';
+import { simulatedCalls } from '../read/sim-calls-file.ts';
 import type { Calibration } from './calibration.ts';
 import {
   type ComparisonSummary,
-  calibrationRows,
   comparePoint,
   type PointId,
   type RealIntervals,
   summarize,
 } from './compare.ts';
-import { independentSampleInterval, percentileInterval } from './percentile-ci.ts';
+import { percentileInterval } from './percentile-ci.ts';
 import { type PointAnalysis, pointWithoutMeasurement } from './point-analysis.ts';
-import { analyzeSimNet, type SimNetAnalysis } from './sim-net.ts';
-import { calibrationOf, type TimeScaleCalibration, timeScaleCalibrations } from './time-scale-calibration.ts';
+import { pairPoint } from './point-pairing.ts';
+import { type Sensitivity, sensitivityOf } from './sensitivity.ts';
+import {
+  type SimNetAnalysis,
+  type SimNetTransports,
+  simNetSide,
+  simNetTransports,
+  simulateWithNet,
+} from './sim-net.ts';
+import { type TimeScaleCalibration, timeScaleCalibrations } from './time-scale-calibration.ts';
 
 /** The analysis of a whole run. */
 export interface RunAnalysis {
@@ -46,9 +55,12 @@ export interface RunAnalysis {
   calibration: Calibration | null;
   /** Each time scale's calibration point and calibration, smallest k first; the first is the two above. */
   calibrations: TimeScaleCalibration[];
-  /** comparison.csv's rows: the calibration lines first, then every point × metric. */
+  /** comparison.csv's rows: the calibration point's lines first, then every point × metric. */
   comparison: ComparisonRow[];
+  /** Counts over the matrix's points (the calibration point's own are in its calibration line). */
   summary: ComparisonSummary;
+  /** The margins the verdicts were judged with (the matrix's, else every cap). */
+  margins: Margins;
   /** Things a reader must know: failed, pending or unreadable points, rows that differ from points.csv. */
   notes: string[];
   /** Seeds of the simulated rows in points.csv (to warn about rows another `simulate` left there). */
@@ -57,6 +69,8 @@ export interface RunAnalysis {
   simulationOnly: boolean;
   /** The third source: every measured point simulated with the calibration point's transport. */
   simNet: SimNetAnalysis;
+  /** What the verdict caught of the matrix's perturbations; null when it perturbs nothing. */
+  sensitivity: Sensitivity | null;
 }
 
 function readSimCache(runDir: string): PointRow[] {
@@ -77,6 +91,7 @@ function describe(e: ManifestPoint): string {
 /** Reads and analyses results/<run> (throws RunFolderError when the folder has no valid manifest). */
 export function analyzeRun(runDir: string): RunAnalysis {
   const manifest = readManifest(runDir);
+  const matrix = manifest.matrix;
   const rows = readPointsCsv(runDir);
   const sim = new Map<string, PointRow>();
   const realCsv = new Map<string, PointRow>();
@@ -87,10 +102,15 @@ export function analyzeRun(runDir: string): RunAnalysis {
     else if (r.source === 'real') realCsv.set(rowKey(r), r);
   }
   const notes: string[] = [];
-  const clientSide = manifest.matrix.target !== undefined;
-  const calibrationKeys = new Set(calibrationCandidates(manifest.matrix).map(pointKey));
+  const clientSide = matrix.target !== undefined;
+  const margins = resolveMargins(matrix.margins);
+  const calibrationKeys = new Set(calibrationCandidates(matrix).map(pointKey));
+  const isCalibration = (e: ManifestPoint) => e.calibration === true || calibrationKeys.has(entryKey(e));
+  const simNetMissing: string[] = [];
 
-  const analyse = (entry: ManifestPoint): PointAnalysis => {
+  // Reads the point's raw files once, pairs its calls with the simulator's, and sets sim+net when the
+  // transports are known; the calls are kept only on the points a later step reads them from.
+  const analyse = (entry: ManifestPoint, transports: SimNetTransports | null): PointAnalysis => {
     const key = entryKey(entry);
     const id: PointId = {
       config: entryConfigName(entry),
@@ -106,25 +126,14 @@ export function analyzeRun(runDir: string): RunAnalysis {
     if (entry.state === 'pending') notes.push(`${describe(entry)} was not measured (pending)`);
     if (hasRawCalls(runDir, entry)) {
       try {
-        const rp = readRealPoint(runDir, entry, manifest.matrix);
-        p.real = rp.row;
-        p.realSource = 'raw';
-        const keep =
-          entry.calibration === true || calibrationKeys.has(key) || rp.row.collapsed || p.sim?.collapsed;
-        if (keep) p.raw = rp;
-        p.intervals = perLatencyMetric(({ percentile }) => {
-          const iv = percentileInterval(rp.okLatencies, percentile);
-          // A foreign service shares no random numbers with the simulation: two independent samples.
-          return iv && clientSide ? independentSampleInterval(iv) : iv;
-        }) satisfies RealIntervals;
-        p.invalidReasons = rp.invalidReasons;
-        p.collapseReasons = rp.collapseReasons;
-        p.inflightTimeline = statusInflightTimelineMs(rp.status);
-        p.timeline = rp.timeline;
-        p.collapse = rp.collapse;
-        p.attribution = rp.attribution;
-        if (rp.clients !== null) p.clients = rp.clients;
-        p.replicas = rp.replicas;
+        const rp = readRealPoint(runDir, entry, matrix);
+        measured(p, rp);
+        pair(p, rp);
+        if (transports !== null) {
+          const note = simulateWithNet(p, rp, matrix, transports, workersOf(entry));
+          if (note !== null) simNetMissing.push(note);
+        }
+        if (isCalibration(entry) || rp.row.collapsed || p.sim?.collapsed) p.raw = rp;
         const old = realCsv.get(key);
         if (old && formatPointRow(old) !== formatPointRow(rp.row)) {
           notes.push(
@@ -139,7 +148,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
       p.real = realCsv.get(key);
       p.realSource = 'points.csv';
       notes.push(
-        `${describe(entry)}: no raw calls file; real row from points.csv, interval = the value itself`,
+        `${describe(entry)}: no raw calls file; real row from points.csv, nothing to pair its calls with (undecided)`,
       );
       if (p.real && !p.real.valid)
         p.invalidReasons = ['points.csv says valid=false (reasons are in raw/ status.json)'];
@@ -148,22 +157,67 @@ export function analyzeRun(runDir: string): RunAnalysis {
     return p;
   };
 
-  const all = manifest.points.map(analyse);
+  const workersOf = (entry: ManifestPoint) => matrix.model.workers * replicaSetupOf(entry.dims).replicas;
+
+  const measured = (p: PointAnalysis, rp: RealPoint): void => {
+    p.real = rp.row;
+    p.realSource = 'raw';
+    p.intervals = perLatencyMetric(({ percentile }) =>
+      percentileInterval(rp.okLatencies, percentile),
+    ) satisfies RealIntervals;
+    p.invalidReasons = rp.invalidReasons;
+    p.collapseReasons = rp.collapseReasons;
+    p.inflightTimeline = statusInflightTimelineMs(rp.status);
+    p.timeline = rp.timeline;
+    p.collapse = rp.collapse;
+    p.attribution = rp.attribution;
+    if (rp.clients !== null) p.clients = rp.clients;
+    p.replicas = rp.replicas;
+  };
+
+  // A collapse decides the point's verdict whatever its percentiles say: nothing to pair then.
+  const pair = (p: PointAnalysis, rp: RealPoint): void => {
+    if (!p.sim || p.sim.collapsed || rp.row.collapsed) return;
+    const calls = simulatedCalls(runDir, p.entry, matrix);
+    if (calls === null) return;
+    const paired = pairPoint(rp, calls, workersOf(p.entry), { independent: clientSide, harnessFree: true });
+    p.diffs = paired.diffs;
+    p.harness = paired.harness;
+    p.unsplit = paired.unsplit;
+    if (paired.unsplit > 0)
+      notes.push(
+        `${describe(p.entry)}: ${paired.unsplit} ok calls have no server record of their winner, so their harness parts could not be taken out; they are compared with their whole latency`,
+      );
+  };
+
+  // Calibration points first: each one's transport is what sim+net simulates every later point with.
+  const first = new Map<ManifestPoint, PointAnalysis>();
+  for (const e of manifest.points.filter(isCalibration)) first.set(e, analyse(e, null));
+  const early = [...first.values()];
+  const calibrations = timeScaleCalibrations(
+    matrix,
+    early,
+    early.filter((p) => p.entry.calibration !== true),
+  );
+  const transports = simNetTransports(calibrations);
+  for (const c of early) {
+    if (c.raw === null) continue;
+    const note = simulateWithNet(c, c.raw, matrix, transports, workersOf(c.entry));
+    if (note !== null) simNetMissing.push(note);
+  }
+  const all = manifest.points.map((e) => first.get(e) ?? analyse(e, transports));
   const points = all.filter((p) => p.entry.calibration !== true);
-  const calibrations = timeScaleCalibrations(manifest.matrix, all, points);
-  const first = calibrations[0];
-  const calibrationPoint = first?.point ?? null;
-  const calibration = first?.calibration ?? null;
+  const calibrationPoint = calibrations[0]?.point ?? null;
+  const calibration = calibrations[0]?.calibration ?? null;
 
   const comparison: ComparisonRow[] = [];
   for (const c of calibrations) {
     if (c.point.entry.calibration !== true) continue;
-    c.point.rows = calibrationRows(c.point);
+    c.point.rows = comparePoint(c.point, margins);
     comparison.push(...c.point.rows);
   }
-  const partial: Pick<RunAnalysis, 'calibrations' | 'calibration'> = { calibrations, calibration };
   for (const p of points) {
-    p.rows = comparePoint(p, calibrationOf(partial, p));
+    p.rows = comparePoint(p, margins);
     comparison.push(...p.rows);
   }
   const compared = points.filter((p) => p.sim && p.real).length;
@@ -175,11 +229,17 @@ export function analyzeRun(runDir: string): RunAnalysis {
     calibration,
     calibrations,
     comparison,
-    summary: summarize(comparison, points.length, compared),
+    summary: summarize(
+      points.flatMap((p) => p.rows),
+      points.length,
+      compared,
+    ),
+    margins,
     notes,
     simSeeds: rows.filter((r) => r.source === 'sim').map((r) => r.seed),
     simulationOnly: false,
-    simNet: analyzeSimNet(manifest.matrix, points, calibrations),
+    simNet: simNetSide(transports, calibrations, points, margins, simNetMissing),
+    sensitivity: sensitivityOf(matrix, points, margins),
   };
 }
 

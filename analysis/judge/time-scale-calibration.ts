@@ -1,6 +1,6 @@
-// The calibration point of each time scale and transport, and which calibration a point is judged with: its
-// own time scale's and transport's, since the harness's overhead in model time shrinks as the scale grows
-// and differs by wire.
+// The calibration point of each time scale and transport, and which one stands for a point: its own time
+// scale's and transport's (sim+net takes its transport from it), since the harness's overhead in model time
+// shrinks as the scale grows and differs by wire.
 
 import { pointKey } from '../../contract/index.ts';
 import {
@@ -41,16 +41,6 @@ export function calibrationFor<T>(
   return undefined;
 }
 
-/** The calibration sim judges a point with (calibrationFor; the run's first when its scale has none). */
-export function calibrationOf(
-  a: { calibrations: TimeScaleCalibration[]; calibration: Calibration | null },
-  p: Pick<PointAnalysis, 'entry'>,
-): Calibration | null {
-  return (
-    calibrationFor(new Map(a.calibrations.map((c) => [c.group, c.calibration])), p.entry) ?? a.calibration
-  );
-}
-
 /**
  * The calibration lines of a run (comparison.txt, `compare`'s output, the report's header): one, or with
  * several calibration points one each, named by what tells them apart (`time scale 5, over gRPC: …`).
@@ -59,7 +49,8 @@ export function calibrationLines(a: {
   calibrations: TimeScaleCalibration[];
   calibration: Calibration | null;
 }): string[] {
-  if (a.calibrations.length <= 1) return [formatCalibrationLine(a.calibration)];
+  if (a.calibrations.length <= 1)
+    return [formatCalibrationLine(a.calibration, a.calibrations[0]?.point.rows ?? [])];
   const varies = (f: (c: TimeScaleCalibration) => unknown) => new Set(a.calibrations.map(f)).size > 1;
   const byScale = varies((c) => c.k);
   const byWire = varies((c) => c.transport);
@@ -68,7 +59,7 @@ export function calibrationLines(a: {
       byScale ? `time scale ${c.k}` : '',
       byWire ? `over ${c.transport === 'grpc' ? 'gRPC' : 'HTTP/1.1'}` : '',
     ].filter((x) => x !== '');
-    return `${label.length > 0 ? `${label.join(', ')}: ` : ''}${formatCalibrationLine(c.calibration)}`;
+    return `${label.length > 0 ? `${label.join(', ')}: ` : ''}${formatCalibrationLine(c.calibration, c.point.rows)}`;
   });
 }
 

@@ -15,7 +15,7 @@ import {
   RUN_FILES,
   rowKey,
 } from '../../contract/index.ts';
-import { type Matrix, parseMatrix } from '../../model/index.ts';
+import { type Matrix, parseMatrix, resolveMargins } from '../../model/index.ts';
 import { RunFolderError } from '../errors.ts';
 import { summarize } from '../judge/compare.ts';
 import { type PointAnalysis, pointWithoutMeasurement } from '../judge/point-analysis.ts';
@@ -84,10 +84,12 @@ export function analyzeSimulation(dir: string): RunAnalysis {
     calibration: null,
     comparison: [],
     summary: summarize([], points.length, 0),
+    margins: resolveMargins(matrix.margins),
     notes: [],
     simSeeds: rows.map((r) => r.seed),
     simulationOnly: true,
     simNet: noSimNet('a `simulate` folder has no measurement to take a transport from'),
+    sensitivity: null,
   };
 }
 

@@ -1,18 +1,14 @@
-// The report's Divergences section: every metric where measurement and simulation disagree, with the real
-// value's interval, the allowance, and how much of a latency gap the harness explains.
+// The report's Divergences section: every metric where measurement and simulation disagree or stay
+// undecided, with the interval of their difference (harness taken out, paired by call), the margin, how much
+// the harness's parts added, and for an undecided one about how many calls would decide it.
 
 import type { ComparisonRow } from '../../contract/index.ts';
-import {
-  formatLoad,
-  isLatencyMetric,
-  latencyMetric,
-  percentileOf,
-  rowKey,
-  rowLabel,
-} from '../../contract/index.ts';
+import { formatLoad, isLatencyMetric, rowKey, rowLabel } from '../../contract/index.ts';
+import type { MarginMetric } from '../../model/index.ts';
+import { callsToDecide } from '../judge/equivalence.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { METRIC_DECIMALS } from '../judge/verdict.ts';
-import { DASH, ms } from './report-cells.ts';
+import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 
 function num(r: ComparisonRow, v: number | null): string {
@@ -20,17 +16,32 @@ function num(r: ComparisonRow, v: number | null): string {
   return r.metric === 'collapse' ? (v ? 'true' : 'false') : v.toFixed(METRIC_DECIMALS[r.metric]);
 }
 
-function interval(r: ComparisonRow): string {
-  if (r.real === null || !isLatencyMetric(r.metric)) return DASH;
-  const lo = r.realCiLow === null ? '−∞' : num(r, r.realCiLow);
-  const hi = r.realCiHigh === null ? '∞ (open: too few calls)' : num(r, r.realCiHigh);
+/** `[low, high]` of sim − real′, an open end as ∞. */
+export function diffInterval(r: ComparisonRow): string {
+  if (r.diffCiLow === null && r.diffCiHigh === null) return DASH;
+  const lo = r.diffCiLow === null ? '−∞' : num(r, r.diffCiLow);
+  const hi = r.diffCiHigh === null ? '∞' : num(r, r.diffCiHigh);
   return `[${lo}, ${hi}]`;
 }
 
-/** A table of the diverging metrics, or a line saying there is none. */
+/** What would decide an undecided line: about how many calls its interval needs to clear the margin. */
+function decideText(a: RunAnalysis, r: ComparisonRow): string {
+  if (r.verdict !== 'undecided') return DASH;
+  const p = a.points.find((x) => x.key === rowKey(r)) ?? a.calibrationPoint;
+  const d = p?.diffs?.[r.metric as MarginMetric];
+  if (d === undefined || r.margin === null) return 'no calls paired (no raw files)';
+  const n = callsToDecide(d, r.margin);
+  return n === null
+    ? 'no number of calls (open interval, or on the margin)'
+    : `about ${n.toLocaleString('en-US')} calls`;
+}
+
+/** A table of the diverging and undecided metrics, or a line saying there is none. */
 export function divergenceBlocks(a: RunAnalysis): Block[] {
-  const off = a.comparison.filter((r) => r.verdict === 'diverges' || r.verdict === 'collapse-mismatch');
-  if (off.length === 0) return [{ kind: 'paragraph', text: 'No metric diverges.' }];
+  const off = a.comparison.filter(
+    (r) => r.verdict === 'diverges' || r.verdict === 'collapse-mismatch' || r.verdict === 'undecided',
+  );
+  if (off.length === 0) return [{ kind: 'paragraph', text: 'No metric diverges, and none is undecided.' }];
   const head = [
     'configuration',
     'load',
@@ -39,11 +50,11 @@ export function divergenceBlocks(a: RunAnalysis): Block[] {
     'metric',
     'sim',
     'real',
-    'real 95 % interval',
-    'allowance',
-    'sim − real',
+    'harness adds',
+    'sim − real′, 95 %',
+    'margin ±',
     'verdict',
-    'explained by the harness',
+    'calls to decide',
   ];
   const rows = off.map((r) => [
     rowLabel(r),
@@ -53,27 +64,17 @@ export function divergenceBlocks(a: RunAnalysis): Block[] {
     r.metric,
     num(r, r.sim),
     num(r, r.real),
-    interval(r),
-    r.allowance === null ? DASH : num(r, r.allowance),
-    r.diff === null ? DASH : num(r, r.diff),
+    isLatencyMetric(r.metric) && r.allowance !== null ? num(r, r.allowance) : DASH,
+    diffInterval(r),
+    num(r, r.margin),
     r.verdict,
-    harnessShare(a, r),
+    decideText(a, r),
   ]);
-  return [{ kind: 'table', head, rows, align: head.map((_, i) => (i >= 5 && i <= 9 ? 'right' : 'left')) }];
-}
-
-/**
- * How much of a latency gap the harness explains: the real percentile minus the same percentile of the
- * latencies with every harness part taken out (same calls, same queue), beside the gap itself.
- */
-function harnessShare(a: RunAnalysis, r: ComparisonRow): string {
-  const pct = isLatencyMetric(r.metric) ? latencyMetric(r.metric).percentile : undefined;
-  const key = rowKey(r);
-  const p = a.points.find((x) => x.key === key);
-  const at = p?.attribution;
-  if (pct === undefined || !at || at.n === 0 || r.real === null || r.sim === null) return DASH;
-  const q = (xs: Float64Array) => percentileOf(xs, pct);
-  const gap = r.real - r.sim;
-  const harness = q(at.latency) - q(at.withoutHarness);
-  return `of ${gap >= 0 ? '+' : ''}${ms(gap)} ms, ${ms(harness)} ms is the harness (transit p${r.metric.slice(1)} ${ms(q(at.transit))} ms)`;
+  return [
+    {
+      kind: 'paragraph',
+      text: 'real′ is the measurement with each call’s own harness parts taken out (send lag, request and response transit, hold overshoot, response delay); "harness adds" = real − real′ at that percentile.',
+    },
+    { kind: 'table', head, rows, align: head.map((_, i) => (i >= 5 && i <= 9 ? 'right' : 'left')) },
+  ];
 }

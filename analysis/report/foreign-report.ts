@@ -2,7 +2,6 @@
 // why the server-side columns are empty, and why the comparison is statistical rather than draw for draw.
 
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { RATE_TOLERANCE } from '../judge/verdict.ts';
 import type { Block } from './report-doc.ts';
 
 /** The heading of the section (tests look for it). */
@@ -16,7 +15,7 @@ export function foreignBlocks(a: RunAnalysis): Block[] {
     { kind: 'heading', level: 2, text: FOREIGN_HEADING },
     {
       kind: 'paragraph',
-      text: `The load went to \`${t.url}\`, a service hedgebench did not deploy and cannot see into; the simulation ran the matrix's model (a probe's model.json). Compared is only what a client sees: latency p50, p99 and p99.9, requests per call (attempts sent per call), hedge rate (in place of utilisation, ±${RATE_TOLERANCE.hedge_rate}), rejected rate, collapse.`,
+      text: `The load went to \`${t.url}\`, a service hedgebench did not deploy and cannot see into; the simulation ran the matrix's model (a probe's model.json). Compared is only what a client sees: latency p50, p99 and p99.9, requests per call (attempts sent per call), hedge rate (in place of utilisation, margin ±${a.margins.hedge_rate}), rejected rate, collapse.`,
     },
     {
       kind: 'paragraph',
@@ -24,7 +23,7 @@ export function foreignBlocks(a: RunAnalysis): Block[] {
     },
     {
       kind: 'paragraph',
-      text: "Common random numbers do not apply: hedgebench's own server draws each attempt's service time from the same counter-based generator as the simulator, so there the two sides see the same demands and differ only by what the wall clock adds. This service draws its own. The comparison is therefore statistical — two independent samples of the same distribution if the model is right — and each latency verdict uses an interval sized for that: the measured 95 % order-statistic interval stretched by √2 on each side about the estimate (the difference of two independent estimates of equal spread), before the calibration allowance.",
+      text: "Common random numbers do not apply: hedgebench's own server draws each attempt's service time from the same counter-based generator as the simulator, so there the two sides see the same demands and differ only by what the wall clock adds. This service draws its own. The comparison is therefore statistical — two independent samples of the same distribution if the model is right — and each verdict judges the interval of a difference of two independent samples: for a percentile, each side's exact 95 % order-statistic interval, the two half-widths added in quadrature; for a rate, the normal approximation of a difference of means. The same margins apply, so with the calls a run can afford a percentile is often `undecided`: the service's own randomness, not hedgebench's, sets the width.",
     },
   ];
 }

@@ -16,10 +16,7 @@ export function reasonsBlock(a: RunAnalysis): Block[] {
     if (p.real?.collapsed)
       items.push(`${where} — real collapsed: ${p.collapseReasons.join('; ') || 'no evidence recorded'}`);
     if (p.sim?.collapsed) items.push(`${where} — sim collapsed`);
-    // The calibration point sets the allowance from p50 and p99 only; its p99.9 is never judged.
-    const judged =
-      p === a.calibrationPoint && p.entry.calibration ? (['p99'] as const) : (['p99', 'p99.9'] as const);
-    const open = judged.filter((m) => p.intervals?.[m]?.highOpen);
+    const open = (['p99', 'p99.9'] as const).filter((m) => p.intervals?.[m]?.highOpen);
     for (const m of open) {
       const iv = p.intervals![m]!;
       items.push(

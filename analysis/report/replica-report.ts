@@ -7,7 +7,7 @@ import type { Matrix } from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { entryPoint } from '../judge/sim-net.ts';
+import { entryPoint } from '../read/sim-calls-file.ts';
 import { configLabel } from './point-label.ts';
 import { ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';

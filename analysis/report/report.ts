@@ -3,10 +3,10 @@
 
 import { claimsBlocks } from '../claims/index.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { RATE_TOLERANCE } from '../judge/verdict.ts';
 import { attributionBlocks } from './attribution-report.ts';
 import { type ChartRef, chartBlocks } from './charts-report.ts';
 import { clientsBlocks } from './clients-report.ts';
+import { detectionBlocks } from './detection-report.ts';
 import { divergenceBlocks } from './divergences-report.ts';
 import { foreignBlocks } from './foreign-report.ts';
 import { lanesBlocks } from './lanes-report.ts';
@@ -15,13 +15,15 @@ import { reasonsBlock } from './reasons-report.ts';
 import { replicaBlocks } from './replica-report.ts';
 import type { Block } from './report-doc.ts';
 import { headerBlocks } from './report-header.ts';
+import { sensitivityBlocks } from './sensitivity-report.ts';
 import { simNetBlocks } from './sim-net-report.ts';
 import { studyTables } from './study-tables.ts';
 import { timeScaleBlocks } from './time-scale-report.ts';
 
 /** The report's blocks, in order: header, agreement grids, study tables, per-point table, divergences, reasons, charts, method. */
 export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block[] {
-  const tol = RATE_TOLERANCE;
+  const m = a.margins;
+  const pct = (x: number) => `${+(x * 100).toFixed(2)} %`;
   const agreement = charts.filter((c) => c.kind === 'agreement');
   const curve = charts.filter((c) => c.kind === 'time-scale');
   const others = charts.filter((c) => c.kind !== 'agreement' && c.kind !== 'time-scale');
@@ -51,8 +53,10 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     pointsTable(a),
     ...clientsBlocks(a),
     ...lanesBlocks(a),
-    { kind: 'heading', level: 2, text: 'Divergences' },
+    ...sensitivityBlocks(a),
+    { kind: 'heading', level: 2, text: 'Divergences and undecided metrics' },
     ...divergenceBlocks(a),
+    ...detectionBlocks(a),
     { kind: 'heading', level: 2, text: 'Where the time went (attribution)' },
     ...attributionBlocks(a),
     ...replicaBlocks(a),
@@ -64,7 +68,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     { kind: 'heading', level: 2, text: 'How to read the verdicts' },
     {
       kind: 'paragraph',
-      text: `Latency (p50, p99, p99.9): the real value has an exact 95 % order-statistic interval from its raw sample; the verdict is \`agrees\` when the simulated value lies in that interval widened by the calibration allowance (real − sim at the calibration point: p50 for p50, p99 for p99 and p99.9) on the side the harness's overhead explains. Rates: \`agrees\` when |sim − real| ≤ ${tol.requests_per_call} for requests per call, ${tol.utilization} for utilisation, ${tol.rejected_rate} for the rejected rate. \`both-collapsed\`, \`collapse-mismatch\`, \`invalid\` and \`missing\` apply to every metric of a point. Every file and column: results/README.md.`,
+      text: `Sim and real ran the same calls (the same arrivals, the same service time for every attempt), so each metric is judged on their difference over those calls: D = the measured value, with each call's own harness parts (send lag, transits, hold overshoot, response delay) taken out, minus the simulated one, with a 95 % interval from a block bootstrap over the calls that resamples both sides alike. \`agrees\` = the whole interval lies within ± the metric's margin; \`diverges\` = wholly outside it; \`undecided\` = across it (the divergences section says about how many calls would decide it). Margins: p50 ${pct(m.p50)}, p99 ${pct(m.p99)}, p99.9 ${pct(m['p99.9'])} of the simulated value (at least 0.1 model-ms); requests per call ±${m.requests_per_call}, utilisation ±${m.utilization}, rejected rate ±${m.rejected_rate}. \`both-collapsed\`, \`collapse-mismatch\`, \`invalid\` and \`missing\` apply to every metric of a point. Every file and column: results/README.md.`,
     },
   ];
 }

@@ -7,8 +7,7 @@ import { formatLoad, type PointRow } from '../../contract/index.ts';
 import { comparePoint } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { formatSimNetLine, simNetCalibrationOf } from '../judge/sim-net.ts';
-import { calibrationOf } from '../judge/time-scale-calibration.ts';
+import { formatSimNetLine } from '../judge/sim-net.ts';
 import { METRIC_DECIMALS } from '../judge/verdict.ts';
 import { configLabel } from './point-label.ts';
 import type { Block } from './report-doc.ts';
@@ -56,8 +55,11 @@ function pairs(
   let net = p.simNetRows;
   if (invalid && p.simNet) {
     const real: PointRow = { ...p.real!, valid: true };
-    sim = comparePoint({ ...p, real }, calibrationOf(a, p));
-    net = comparePoint({ ...p, sim: p.simNet, real }, simNetCalibrationOf(a.simNet, p.entry));
+    sim = comparePoint({ ...p, real }, a.margins);
+    net = comparePoint(
+      { ...p, sim: p.simNet, real, diffs: p.simNetDiffs ?? null, harness: undefined },
+      a.margins,
+    );
   }
   return net.flatMap((n, i) => (sim[i]?.metric === n.metric ? [{ sim: sim[i], net: n, invalid }] : []));
 }
@@ -94,7 +96,7 @@ export function simNetBlocks(a: RunAnalysis): Block[] {
   if (!s.measured) return blocks;
   blocks.push({
     kind: 'paragraph',
-    text: `sim+net is the simulator with a transport: every request, response and cancellation takes a delay drawn from what the calibration point measured (${s.measured.method}${s.measured.clamped > 0 ? `; ${s.measured.clamped} negative samples, from the clock offset's uncertainty, raised to 0` : ''}). Its verdicts follow the same rules as sim's, with the allowance its own calibration lines set. Where sim diverges from the measurement and sim+net agrees, the gap is the transport, not the model.`,
+    text: `sim+net is the simulator with a transport: every request, response and cancellation takes a delay drawn from what the calibration point measured (${s.measured.method}${s.measured.clamped > 0 ? `; ${s.measured.clamped} negative samples, from the clock offset's uncertainty, raised to 0` : ''}). Its verdicts follow the same rule as sim's, paired by call, with the measurement whole (sim+net's transport stands for the harness's parts, which sim's verdict takes out of each call). Where sim diverges from the measurement and sim+net agrees, the gap is the transport, not the model.`,
   });
   if (s.missing.length > 0) blocks.push({ kind: 'list', items: s.missing });
   const rows: string[][] = [];

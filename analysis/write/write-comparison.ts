@@ -15,9 +15,11 @@ import {
   RUN_FILES,
 } from '../../contract/index.ts';
 import { writeFileAtomicSync } from '../../runtime/index.ts';
+import { agreementLine } from '../judge/agreement.ts';
 import { formatSummaryLine } from '../judge/compare.ts';
 import { recomputedPointRows } from '../judge/recomputed-point-rows.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
+import { formatSensitivityLines } from '../judge/sensitivity.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
 import { calibrationLines } from '../judge/time-scale-calibration.ts';
 import { attributionRows } from './attribution-csv.ts';
@@ -28,6 +30,10 @@ export interface CompareResult {
   /** Paths written, in order. */
   files: string[];
   summaryLine: string;
+  /** How close sim and real came where they agree, against the margins (agreement.ts). */
+  agreementLine: string;
+  /** One line per perturbation of the matrix (what the verdict caught); empty without `perturb`. */
+  sensitivityLines: string[];
   /** One line per calibration point (several with several time scales or transports). */
   calibrationLine: string;
   /** The sim+net side in one line. */
@@ -37,8 +43,22 @@ export interface CompareResult {
 /** comparison.txt: the summary, calibration and sim+net lines, then the notes — what `compare` prints. */
 export function comparisonText(a: RunAnalysis): string {
   const notes = a.notes.map((n) => `note: ${n}`);
-  const lines = [formatSummaryLine(a.summary), ...calibrationLines(a), formatSimNetLine(a.simNet)];
+  const lines = [
+    formatSummaryLine(a.summary),
+    agreementOf(a),
+    ...calibrationLines(a),
+    formatSimNetLine(a.simNet),
+    ...formatSensitivityLines(a.sensitivity),
+  ];
   return `${[...lines, ...notes].join('\n')}\n`;
+}
+
+/** The agreement headline over the matrix's points (the calibration point has its own line). */
+export function agreementOf(a: RunAnalysis): string {
+  return agreementLine(
+    a.points.flatMap((p) => p.rows),
+    a.margins,
+  );
 }
 
 /**
@@ -92,6 +112,8 @@ export function compareRunFolder(runDir: string, opts: { rewritePoints?: boolean
     analysis,
     files,
     summaryLine: formatSummaryLine(analysis.summary),
+    agreementLine: agreementOf(analysis),
+    sensitivityLines: formatSensitivityLines(analysis.sensitivity),
     calibrationLine: calibrationLines(analysis).join('\n'),
     simNetLine: formatSimNetLine(analysis.simNet),
   };

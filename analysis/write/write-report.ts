@@ -34,6 +34,8 @@ export interface ReportResult {
   /** Paths written, in order (comparison files, charts, report.md, report.html). */
   files: string[];
   summaryLine: string;
+  /** What a run prints of the verdict: the summary, the agreement headline, each perturbation's line. */
+  verdictLines: string[];
 }
 
 async function collapseChart(p: PointAnalysis): Promise<{ ref: ChartRef; svg: string } | null> {
@@ -175,11 +177,16 @@ export async function writeReport(runDir: string): Promise<ReportResult> {
     const files: string[] = [];
     await writePages(a, simulationTitle(a), (refs) => simulationBlocks(a, refs), files);
     const summaryLine = `simulation only: ${a.points.length} simulated points, nothing measured or compared`;
-    return { analysis: a, files, summaryLine };
+    return { analysis: a, files, summaryLine, verdictLines: [summaryLine] };
   }
   const cmp = compareRunFolder(runDir);
   const a = cmp.analysis;
   const files = [...cmp.files];
   await writePages(a, reportTitle(a), (refs) => reportBlocks(a, refs), files);
-  return { analysis: a, files, summaryLine: cmp.summaryLine };
+  return {
+    analysis: a,
+    files,
+    summaryLine: cmp.summaryLine,
+    verdictLines: [cmp.summaryLine, cmp.agreementLine, ...cmp.sensitivityLines],
+  };
 }

@@ -2,7 +2,13 @@
 // each sending its share of the calls — started on the load-generator host.
 import { availableParallelism } from 'node:os';
 import { type PointSpec, pointSpecJson } from '../../contract/index.ts';
-import { type Point, replicaSetupOf, timeScaleOf } from '../../model/index.ts';
+import {
+  type Point,
+  parsePerturbation,
+  perturbedConfig,
+  replicaSetupOf,
+  timeScaleOf,
+} from '../../model/index.ts';
 import type { Host } from '../hosts/index.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import { startAgent } from './agent-start.ts';
@@ -119,7 +125,8 @@ export function loadgenSpec(a: LoadgenArgs): PointSpec {
     run: a.run,
     slug: a.slug,
     target: a.targetUrl,
-    config: p.config,
+    // A perturbed point hedges late on purpose (model/perturb.ts); its schedule and model stay the model's.
+    config: perturbedConfig(p.config, parsePerturbation(p.dims?.perturb ?? '')),
     load: p.load,
     calls: p.calls,
     seed: p.seed,

@@ -2,7 +2,16 @@
 // prepared with their replica index, watched, finished and checked together. With one replica every figure
 // is that target's own, exactly as before replicas existed.
 
-import { type Point, type ReplicaSetup, replicaSetupOf, timeScaleOf } from '../../model/index.ts';
+import type { TargetConfig } from '../../contract/index.ts';
+import {
+  type Point,
+  parsePerturbation,
+  perturbedCancellation,
+  perturbedModel,
+  type ReplicaSetup,
+  replicaSetupOf,
+  timeScaleOf,
+} from '../../model/index.ts';
 import type { TargetAgent } from '../agents/target-agent.ts';
 import { TargetControlError } from '../errors.ts';
 
@@ -20,6 +29,37 @@ const CHECK_FIELDS = [
 ];
 
 type Figures = Record<string, unknown>;
+
+/**
+ * What replica `replica` of a point is set to: the model, seed, its replica index, shared stragglers, the
+ * slow one. A perturbed point's targets run the perturbed service (model/perturb.ts) — the model as the target
+ * runs it, not as the simulation and the load generator's schedule take it.
+ */
+export function targetConfigOf(
+  p: Point,
+  s: ReplicaSetup,
+  replica: number,
+  run: string,
+  slug: string,
+): TargetConfig {
+  const perturb = parsePerturbation(p.dims?.perturb ?? '');
+  const model = perturbedModel(p.model, perturb);
+  return {
+    workers: model.workers,
+    model: { ...model, service: model.service ?? null },
+    seed: p.seed,
+    cancellation: perturbedCancellation(p.cancellation, perturb),
+    responseDelayMs: perturb.responseDelayMs ?? 0,
+    run,
+    slug,
+    // Always sent: a target keeps the last point's values of fields a prepare leaves out.
+    replica,
+    replicas: s.replicas,
+    correlation: s.correlation,
+    slowReplica: s.slowReplica,
+    timeScale: timeScaleOf(p),
+  };
+}
 
 /** The targets a point uses. */
 export class PointTargets {
@@ -51,26 +91,11 @@ export class PointTargets {
     }
   }
 
-  /** Sets every replica to the point (model, seed, its replica index, shared stragglers, the slow one) and resets it. */
+  /** Sets every replica to the point (targetConfigOf) and resets it. */
   async prepare(run: string, slug: string): Promise<void> {
-    const p = this.point;
-    const s = this.setup;
     await Promise.all(
       this.used.map((t, replica) =>
-        t.client.prepare({
-          workers: p.model.workers,
-          model: { ...p.model, service: p.model.service ?? null },
-          seed: p.seed,
-          cancellation: p.cancellation,
-          run,
-          slug,
-          // Always sent: a target keeps the last point's values of fields a prepare leaves out.
-          replica,
-          replicas: s.replicas,
-          correlation: s.correlation,
-          slowReplica: s.slowReplica,
-          timeScale: timeScaleOf(p),
-        }),
+        t.client.prepare(targetConfigOf(this.point, this.setup, replica, run, slug)),
       ),
     );
   }

@@ -42,7 +42,7 @@ export async function finishAnalysis(runDir: string, failOn?: FailOnVerdict[]): 
   const written = (name: string) => (r.files.some((f) => f.endsWith(name)) ? [name] : []);
   const gate = applyGate(r.analysis, failOn);
   return {
-    line: r.summaryLine,
+    line: r.verdictLines.join('\n'),
     files: [
       RUN_FILES.comparison,
       ...written(RUN_FILES.comparisonNet),

@@ -85,7 +85,7 @@ export function formatRunSummary(s: SummaryInput): string {
     const real = find(cal, 'real');
     out.push(
       '',
-      `calibration (no hedge, load ${formatLoad(cal.load)}): p50 ${cellMs(sim?.p50_ms)} → ${cellMs(real?.p50_ms)} ms, p99 ${cellMs(sim?.p99_ms)} → ${cellMs(real?.p99_ms)} ms (what this setup's clock, network and HTTP add)`,
+      `calibration (no hedge, load ${formatLoad(cal.load)}): p50 ${cellMs(sim?.p50_ms)} → ${cellMs(real?.p50_ms)} ms, p99 ${cellMs(sim?.p99_ms)} → ${cellMs(real?.p99_ms)} ms (what this setup's clock, network and HTTP add; every verdict takes each call's own harness parts out)`,
     );
   }
   if (s.rows.some((r) => r.source === 'real' && !r.valid)) {

@@ -9,12 +9,17 @@ import {
   ATTEMPT_FIELDS_ADDED,
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
+  emptySimCalls,
   formatLoad,
   formatPointsCsv,
+  formatSimCallsCsv,
   formatStatusJson,
   type LoadSummary,
   type PointRow,
   RowBuilder,
+  SIM_CALLS_DIR,
+  type SimCalls,
+  simCallsPath,
 } from '../../contract/index.ts';
 import { uniformOpen } from '../../model/index.ts';
 
@@ -35,6 +40,8 @@ export interface FixturePoint {
   simScale?: number;
   /** Write no raw files (a failed point). */
   noRaw?: boolean;
+  /** Write raw files as hedgebench wrote them before attribution (no winner write time, no response time). */
+  legacy?: boolean;
 }
 
 /** A run with every verdict kind, a calibration point and a failed point (report and golden tests). */
@@ -45,7 +52,8 @@ export const VERDICT_POINTS: readonly FixturePoint[] = [
   { config: 'hedge, default budget', load: 0.5, calls: 3000 },
   { config: 'hedge, default budget', load: 0.95, calls: 3000, growthMs: 0.5 },
   { config: 'hedge, no budget', load: 0.5, calls: 3000, state: 'failed', noRaw: true },
-  { config: 'hedge, no budget', load: 0.95, calls: 3000, valid: false },
+  // Raw files from before attribution: readers must keep reading them (the point is invalid either way).
+  { config: 'hedge, no budget', load: 0.95, calls: 3000, valid: false, legacy: true },
 ];
 
 export const WORKERS = 16;
@@ -62,35 +70,86 @@ export function serviceMs(i: number): number {
   return 10 * Math.exp(0.25 * z);
 }
 
+interface SyntheticAttempt {
+  /** When the generator wrote its request (ms from t0), and the server's enqueue, start, end, response. */
+  written: number;
+  enqueue: number;
+  start: number;
+  end: number;
+  responded: number;
+}
+
 interface SyntheticCall {
   call: number;
   intended: number;
+  /** Intended start → response read (the harness's parts included). */
   latency: number;
-  attempts: { enqueue: number; start: number; end: number }[];
+  /** The same call on a free harness: what the simulator says. */
+  modelLatency: number;
+  winner: number;
+  attempts: SyntheticAttempt[];
 }
 
+/**
+ * Synthetic calls whose harness adds `overheadMs` to every one, split as the attribution splits it: send lag
+ * 10 %, request transit 40 %, response delay 10 %, response transit 40 % (no clock offset: the two transits
+ * read as one round trip). Without the overhead, the model's latency: hedge wait + queue + service.
+ */
 function synthesize(p: FixturePoint, overheadMs: number): SyntheticCall[] {
   const out: SyntheticCall[] = [];
   const hedged = p.config !== 'no hedge';
+  const [lag, req, respond, back] = [0.1, 0.4, 0.1, 0.4].map((f) => f * overheadMs);
   let t = 0;
   for (let i = 0; i < p.calls; i++) {
     t += -Math.log(uniformOpen(7, 1, i, 0)) * (10 / (p.load * WORKERS));
     const wait = (p.growthMs ?? 0) * i;
+    const attempt = (after: number, service: number): SyntheticAttempt => {
+      const written = t + lag + after;
+      const enqueue = written + req;
+      return {
+        written,
+        enqueue,
+        start: enqueue + wait,
+        end: enqueue + wait + service,
+        responded: Number.NaN,
+      };
+    };
     const s = serviceMs(i);
-    const first = { enqueue: t, start: t + wait, end: t + wait + s };
-    const attempts = [first];
-    let latency = wait + s;
-    if (hedged && s > 14) {
-      // A hedge after 14 ms that takes 8 ms: it wins, and the loser keeps its worker (ignore mode).
-      attempts.push({ enqueue: t + 14, start: t + 14 + wait, end: t + 22 + wait });
-      latency = Math.min(latency, 22 + wait);
-    }
-    out.push({ call: i, intended: t, latency: latency + overheadMs, attempts });
+    const attempts = [attempt(0, s)];
+    // A hedge after 14 ms that takes 8 ms wins over a first attempt slower than 22 ms; the loser keeps its
+    // worker (ignore mode) and is not answered.
+    if (hedged && s > 14) attempts.push(attempt(14, 8));
+    const winner = attempts.length === 2 && s > 22 ? 2 : 1;
+    const w = attempts[winner - 1];
+    w.responded = w.end + respond;
+    out.push({
+      call: i,
+      intended: t,
+      latency: w.responded + back - t,
+      modelLatency: (winner === 2 ? 14 : 0) + wait + (winner === 2 ? 8 : s),
+      winner,
+      attempts,
+    });
   }
   return out;
 }
 
-/** The sim row a fixture point gets: the same synthetic calls without overhead, latencies × simScale. */
+/** The simulated calls of a fixture point: the model's latencies × simScale, every attempt's service as busy. */
+function simCallsOf(p: FixturePoint, calls: SyntheticCall[]): SimCalls {
+  const warm = Math.floor(p.calls * WARMUP);
+  const measured = calls.filter((c) => c.call >= warm);
+  const out = emptySimCalls(measured.length);
+  measured.forEach((c, j) => {
+    out.call[j] = c.call;
+    out.latencyMs[j] = c.modelLatency * (p.simScale ?? 1);
+    out.attempts[j] = c.attempts.length;
+    out.winner[j] = c.winner;
+    out.busyMs[j] = c.attempts.reduce((b, a) => b + (a.end - a.start), 0);
+  });
+  return out;
+}
+
+/** The sim row a fixture point gets: its simulated calls through the RowBuilder. */
 function simRow(p: FixturePoint, calls: SyntheticCall[]): PointRow {
   const b = new RowBuilder({
     config: p.config,
@@ -101,14 +160,14 @@ function simRow(p: FixturePoint, calls: SyntheticCall[]): PointRow {
     calls: p.calls,
     workers: WORKERS,
   });
-  const warm = Math.floor(p.calls * WARMUP);
+  const sim = simCallsOf(p, calls);
   let busy = 0;
-  const measured = calls.filter((c) => c.call >= warm);
-  for (const c of measured) {
-    b.addCall(c.latency * (p.simScale ?? 1), 'ok', c.attempts.length, 0);
-    for (const a of c.attempts) busy += a.end - a.start;
+  for (let j = 0; j < sim.n; j++) {
+    b.addCall(sim.latencyMs[j], 'ok', sim.attempts[j], 0);
+    busy += sim.busyMs[j];
   }
-  const span = measured[measured.length - 1].intended - measured[0].intended;
+  const warm = Math.floor(p.calls * WARMUP);
+  const span = calls[calls.length - 1].intended - calls[warm].intended;
   return b.finish({
     busyMs: busy,
     spanMs: span,
@@ -142,9 +201,11 @@ export function writeFixtureRun(points: readonly FixturePoint[], name = 'fixture
     const slug = slugOf(p);
     const state = p.state ?? 'done';
     const calls = synthesize(p, p.overheadMs ?? 0.5);
-    const sim = simRow(p, synthesize(p, 0));
-    rows.push(sim);
+    rows.push(simRow(p, calls));
     if (!p.noRaw) writeRaw(dir, slug, p, calls);
+    // The simulated calls the verdict pairs with the measured ones, as the analysis caches them.
+    mkdirSync(join(dir, SIM_CALLS_DIR), { recursive: true });
+    writeFileSync(simCallsPath(dir, slug), formatSimCallsCsv(simCallsOf(p, calls)));
     return {
       key: `${p.config}|${formatLoad(p.load)}|ignore|1`,
       slug,
@@ -177,25 +238,32 @@ export function writeFixtureRun(points: readonly FixturePoint[], name = 'fixture
 
 function writeRaw(dir: string, slug: string, p: FixturePoint, calls: SyntheticCall[]): void {
   const warm = Math.floor(p.calls * WARMUP);
+  const legacyFiles = p.legacy === true;
+  const cell = (x: number) => (Number.isNaN(x) ? '' : f3(x));
   const callLines = calls
     .filter((c) => c.call >= warm)
-    .map((c) =>
-      [c.call, f3(c.intended), '0.050', f3(c.latency), 'ok', c.attempts.length, 0, c.attempts.length].join(
-        ',',
-      ),
-    );
+    .map((c) => {
+      const fields = [c.call, f3(c.intended), f3(c.attempts[0].written - c.intended), f3(c.latency), 'ok'];
+      fields.push(c.attempts.length, 0, c.winner);
+      if (!legacyFiles) fields.push(f3(c.attempts[c.winner - 1].written));
+      return fields.join(',');
+    });
+  const header = (fields: readonly string[], added: readonly string[]) =>
+    legacyFiles ? legacy(fields, added) : fields.join(',');
   writeFileSync(
     join(dir, 'raw', `${slug}.calls.csv`),
-    `${[legacy(CALL_FIELDS, CALL_FIELDS_ADDED), ...callLines].join('\n')}\n`,
+    `${[header(CALL_FIELDS, CALL_FIELDS_ADDED), ...callLines].join('\n')}\n`,
   );
   const attemptLines = calls.flatMap((c) =>
-    c.attempts.map((a, k) =>
-      [c.call, k + 1, f3(a.enqueue), f3(a.start), f3(a.end), 'served', k, f3(a.end - a.start)].join(','),
-    ),
+    c.attempts.map((a, k) => {
+      const fields = [c.call, k + 1, f3(a.enqueue), f3(a.start), f3(a.end), 'served', k, f3(a.end - a.start)];
+      if (!legacyFiles) fields.push(cell(a.responded));
+      return fields.join(',');
+    }),
   );
   writeFileSync(
     join(dir, 'raw', `${slug}.attempts.csv`),
-    `${[legacy(ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED), ...attemptLines].join('\n')}\n`,
+    `${[header(ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED), ...attemptLines].join('\n')}\n`,
   );
   const collapsed = (p.growthMs ?? 0) > 0;
   // The generator samples in flight in seconds since its t0 (LoadSummary.inflight.timeline).
@@ -250,7 +318,7 @@ function writeRaw(dir: string, slug: string, p: FixturePoint, calls: SyntheticCa
   writeFileSync(join(dir, 'raw', `${slug}.status.json`), formatStatusJson({ state: 'done', summary }));
 }
 
-// The fixture writes raw files as hedgebench wrote them before attribution: readers must keep reading them.
+// The header of a raw file as hedgebench wrote it before attribution.
 function legacy(fields: readonly string[], added: readonly string[]): string {
   return fields.filter((f) => !added.includes(f)).join(',');
 }

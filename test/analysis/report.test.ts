@@ -72,18 +72,20 @@ describe('compare', () => {
     const out = await captureCli(['compare', dir]);
     expect(readFileSync(join(dir, 'comparison.csv')).equals(csv1)).toBe(true);
     expect(readFileSync(join(dir, 'comparison.txt')).equals(txt1)).toBe(true);
-    expect(out).toBe(`${first.summaryLine}\n${first.calibrationLine}\n${first.simNetLine}\n`);
+    expect(out).toBe(
+      `${[first.summaryLine, first.agreementLine, first.calibrationLine, first.simNetLine].join('\n')}\n`,
+    );
     expect(first.summaryLine).toMatch(
       /^comparison: 6 points \(5 with sim and real\); \d+ of 42 metrics agree; /,
     );
 
     const text = csv1.toString('utf8');
     expect(text.split('\n')[0]).toBe(COMPARISON_HEADER);
-    // sim: 2 calibration lines + 6 points × 7 metrics; sim+net, in a file of its own: the same for the
-    // 5 points measured.
-    expect(parseComparisonCsv(text)).toHaveLength(2 + 6 * 7);
+    // sim: the calibration point judged like any point (7 lines) + 6 points × 7 metrics; sim+net, in a file
+    // of its own: the same for the 5 points measured.
+    expect(parseComparisonCsv(text)).toHaveLength(7 + 6 * 7);
     const net = parseComparisonCsv(readFileSync(join(dir, 'comparison-net.csv'), 'utf8'));
-    expect(net).toHaveLength(2 + 5 * 7);
+    expect(net).toHaveLength(7 + 5 * 7);
   });
 
   it('an identical copy of the folder gives identical bytes', () => {
@@ -144,6 +146,7 @@ describe('report', () => {
     const files = readdirSync(join(dir, 'charts')).sort();
     expect(files).toEqual([
       'agreement_ignore.svg',
+      'attribution.svg',
       `collapse_${slugOf({ config: 'hedge, default budget', load: 0.95 }).replace(/_/g, '-')}.svg`,
       'latency_ignore_hedge-default-budget.svg',
       'latency_ignore_hedge-no-budget.svg',
@@ -259,11 +262,11 @@ describe('report', () => {
     rmSync(join(empty, 'points.csv'));
     const r = await writeReport(empty);
     expect(r.summaryLine).toBe(
-      'comparison: 6 points (0 with sim and real); 0 of 42 metrics agree; diverges 0, both-collapsed 0, collapse-mismatch 0, invalid 0, missing 42',
+      'comparison: 6 points (0 with sim and real); 0 of 42 metrics agree; undecided 0, diverges 0, both-collapsed 0, collapse-mismatch 0, invalid 0, missing 42',
     );
     const md = readFileSync(join(empty, 'report.md'), 'utf8');
     expect(md).toContain('0 of 6 points were measured');
     expect(md).toContain('No chart: no point has data yet.');
-    expect(md).toMatch(/calibration: .*NOT USED \(the calibration point has no real row/);
+    expect(md).toMatch(/calibration: .*not the harness's overhead \(the calibration point has no real row/);
   });
 });

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compareRunFolder, writeReport } from '../../analysis/index.ts';
 import { measuredTransport } from '../../analysis/judge/net-transport.ts';
 import { analyzeRun } from '../../analysis/judge/run-analysis.ts';
-import { entryPoint } from '../../analysis/judge/sim-net.ts';
+import { entryPoint } from '../../analysis/read/sim-calls-file.ts';
 import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
@@ -206,7 +206,7 @@ describe('sim+net on a run measured through a known 3 ms network', () => {
     expect(after.startsWith(before)).toBe(true);
     expect(parsePointsCsv(after).filter((x) => x.source === 'sim+net')).toHaveLength(3);
     const net = parseComparisonCsv(readFileSync(join(dir, 'comparison-net.csv'), 'utf8'));
-    expect(net).toHaveLength(2 + 2 * 7);
+    expect(net).toHaveLength(7 + 2 * 7);
 
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toContain('## The network in the simulator (sim+net)');

@@ -21,6 +21,9 @@ const rows: ComparisonRow[] = [
     realCiHigh: null,
     allowance: -2.5,
     diff: 1.5,
+    diffCiLow: -0.25,
+    diffCiHigh: null,
+    margin: 1.245,
     verdict: 'agrees',
   },
   {
@@ -30,9 +33,12 @@ const rows: ComparisonRow[] = [
     real: 0.01,
     realCiLow: null,
     realCiHigh: null,
-    allowance: 0.02,
+    allowance: null,
     diff: -0.01,
-    verdict: 'agrees',
+    diffCiLow: -0.012,
+    diffCiHigh: -0.008,
+    margin: 0.005,
+    verdict: 'diverges',
   },
   {
     ...base,
@@ -43,6 +49,9 @@ const rows: ComparisonRow[] = [
     realCiHigh: null,
     allowance: null,
     diff: null,
+    diffCiLow: null,
+    diffCiHigh: null,
+    margin: null,
     verdict: 'collapse-mismatch',
   },
 ];
@@ -52,10 +61,10 @@ describe('comparison.csv', () => {
     const text = formatComparisonCsv(rows);
     expect(text.split('\n')[0]).toBe(COMPARISON_HEADER);
     expect(formatComparisonRow(rows[0])).toBe(
-      '"hedge, default budget",0.50,ignore,1,p99,41.500,40.000,38.250,,-2.500,1.500,agrees',
+      '"hedge, default budget",0.50,ignore,1,p99,41.500,40.000,38.250,,-2.500,1.500,-0.250,,1.245,agrees',
     );
     expect(text.split('\n')[3]).toBe(
-      '"hedge, default budget",0.50,ignore,1,collapse,true,false,,,,,collapse-mismatch',
+      '"hedge, default budget",0.50,ignore,1,collapse,true,false,,,,,,,,collapse-mismatch',
     );
     expect(parseComparisonCsv(text)).toEqual(rows);
     expect(formatComparisonCsv(parseComparisonCsv(text))).toBe(text);

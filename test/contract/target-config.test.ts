@@ -17,6 +17,7 @@ const config: TargetConfig = {
   correlation: 0.5,
   slowReplica: 2,
   timeScale: 4,
+  responseDelayMs: 1,
 };
 
 describe('the PUT /config body', () => {

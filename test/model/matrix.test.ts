@@ -113,7 +113,7 @@ describe('matrix failOn (the gate)', () => {
     const issues = issuesOf({ ...ok, failOn: ['diverges', 'agrees'] });
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatch(
-      /^failOn\[1\]: must be one of 'diverges', 'invalid', 'collapse-mismatch', 'missing'/,
+      /^failOn\[1\]: must be one of 'diverges', 'undecided', 'invalid', 'collapse-mismatch', 'missing'/,
     );
   });
 

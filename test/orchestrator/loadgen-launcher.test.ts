@@ -98,4 +98,23 @@ describe('loadgenArgv', () => {
     });
     expect(foreign(true).allowAnyTarget).toBe(true);
   });
+
+  it('a perturbed point hedges late on purpose: hedgeDelayFactor reaches the spec, the model does not move', () => {
+    const deployed = { node: '/usr/bin/node', bundle: 'loadgen.mjs', nodeVersion: 'v20' };
+    const hedged = {
+      ...base.point,
+      config: { name: 'hedge, default budget', hedge: { delayMs: 20 } },
+      dims: { perturb: 'hedgeDelayFactor=1.25+serviceFactor=1.03' },
+    };
+    const spec = loadgenSpec({ ...base, deployed, point: hedged } as typeof base & {
+      deployed: typeof deployed;
+    });
+    expect(spec.config.hedge?.delayMs).toBe(25);
+    // The schedule stays the model's: the service the target runs is the target's business.
+    expect(spec.model).toEqual(DEFAULT_MODEL);
+    const plain = loadgenSpec({ ...base, deployed, point: { ...hedged, dims: undefined } } as typeof base & {
+      deployed: typeof deployed;
+    });
+    expect(plain.config.hedge?.delayMs).toBe(20);
+  });
 });

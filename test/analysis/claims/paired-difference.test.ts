@@ -3,8 +3,8 @@
 // covering the true difference about 95 % of the time (a fixed set of seeded samples: no flakiness).
 import { describe, expect, it } from 'vitest';
 import { ClaimPoints } from '../../../analysis/claims/claim-points.ts';
-import { type CallSample, pairedDifferenceInterval } from '../../../analysis/claims/paired-difference.ts';
 import { latencyCheck } from '../../../analysis/claims/relations.ts';
+import { type CallSample, pairedDifferenceInterval } from '../../../analysis/judge/block-bootstrap.ts';
 import { percentileOf } from '../../../contract/index.ts';
 import { uniformOpen } from '../../../model/index.ts';
 import { row } from './study-rows.ts';
