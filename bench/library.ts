@@ -1,6 +1,7 @@
 // Micro-benchmark of the library's hot paths on a ManualClock: timer schedule+fire, and calls through
-// composed pipelines. Run: npx tsx bench/library.ts [--quick]. Prints ops/s, wall and per CPU-second
-// (median and range of 5 runs).
+// composed pipelines, with the fixed delay and with the optional rules (percentile delay, budget shapes).
+// Run: npx tsx bench/library.ts [--quick]. Prints ops/s, wall and per CPU-second (median and range of 5
+// runs), and the median wall time per operation.
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { ManualClock, type Operation, pipeline } from '../library/index.ts';
@@ -30,7 +31,8 @@ function measure(name: string, ops: number, body: () => void): void {
   const mid = RUNS >> 1;
   console.log(
     `${name.padEnd(62)} wall ${fmt(wall[mid]).padStart(7)}/s (${fmt(wall[0])}–${fmt(wall[RUNS - 1])})` +
-      `  cpu ${fmt(cpu[mid]).padStart(7)}/s (${fmt(cpu[0])}–${fmt(cpu[RUNS - 1])})  n=${RUNS}×${ops}`,
+      `  cpu ${fmt(cpu[mid]).padStart(7)}/s (${fmt(cpu[0])}–${fmt(cpu[RUNS - 1])})` +
+      `  ${(1e9 / wall[mid]).toFixed(0).padStart(5)} ns/op  n=${RUNS}×${ops}`,
   );
 }
 
@@ -77,6 +79,9 @@ measure('ManualClock: schedule 2, cancel 1, fire 1 (hedge timer pattern)', N, ()
   clock.runAll();
 });
 
+// The percentile delay of the added cases: p95 of the last 10 s, fixed 20 ms until 100 attempts.
+const p95 = { delayMs: 20, delay: { percentile: 95, windowMs: 10_000, minSamples: 100 } };
+
 const immediate: Operation<number> = (_s, attempt, done) => {
   done({ ok: true, value: attempt });
   return () => {};
@@ -89,6 +94,16 @@ for (const [name, make] of [
   [
     'hedge + adaptive limit, immediate op',
     (c: ManualClock) => pipeline(c).hedge({ delayMs: 20 }).adaptiveLimit(),
+  ],
+  ['hedge (default budget), p95 delay, immediate op', (c: ManualClock) => pipeline(c).hedge(p95)],
+  [
+    'hedge, concurrency budget, immediate op',
+    (c: ManualClock) => pipeline(c).hedge({ delayMs: 20, budget: { kind: 'concurrency' } }),
+  ],
+  [
+    'hedge, tokens budget, immediate op',
+    (c: ManualClock) =>
+      pipeline(c).hedge({ delayMs: 20, budget: { kind: 'tokens', maxTokens: 100, tokenRatio: 0.1 } }),
   ],
 ] as const) {
   measure(`call: ${name}`, N, () => {
@@ -104,6 +119,10 @@ for (const [name, make] of [
   [
     'hedge (no budget), timed op, 5 % slow',
     (c: ManualClock) => pipeline(c).hedge({ delayMs: 20, budgetPercent: 0 }),
+  ],
+  [
+    'hedge (no budget), p95 delay, timed op, 5 % slow',
+    (c: ManualClock) => pipeline(c).hedge({ ...p95, budgetPercent: 0 }),
   ],
   [
     'hedge + adaptive limit, timed op, 5 % slow',

@@ -210,7 +210,8 @@ class A6Call<T> {
     this.hedge();
   }
 
-  private hedge(): boolean {
+  // `onError`: sent because an attempt failed (counted in CallState.hedgedOnError), not because the delay passed.
+  private hedge(onError = false): boolean {
     const p = this.p;
     if (this.stopped || this.sent >= p.maxAttempts) return false;
     if (p.throttle !== undefined && p.throttleHedges && !p.throttle.allows()) {
@@ -221,6 +222,7 @@ class A6Call<T> {
       return false;
     }
     p.c.hedges++;
+    if (onError) this.state.hedgedOnError++;
     this.send();
     return true;
   }
@@ -241,7 +243,7 @@ class A6Call<T> {
     if (p.isNonFatal(o.error)) {
       p.throttle?.failed();
       // A non-fatal status shortcuts the delay: the next attempt goes now (if any may).
-      if (this.hedge()) return;
+      if (this.hedge(true)) return;
       if (this.running > 0 || (this.timer !== undefined && !this.stopped)) return;
     }
     // A fatal status, or the last non-fatal one: the call ends with it and the others are cancelled.

@@ -60,6 +60,16 @@ export class A6Throttle {
     this.t = Math.max(0, this.t - 1);
   }
 
+  /** One token spent on something other than a failure (a HedgePolicy's tokens budget: a hedge sent). */
+  take(): void {
+    this.t = Math.max(0, this.t - 1);
+  }
+
+  /** Hedges the bucket allows before it reaches half: each takes 1 while tokens > maxTokens / 2. */
+  allowance(): number {
+    return Math.max(0, Math.ceil(this.t - this.maxTokens / 2));
+  }
+
   /** A call succeeded. */
   succeeded(): void {
     this.t = Math.min(this.maxTokens, this.t + this.tokenRatio);

@@ -9,11 +9,14 @@ export class LibraryError extends HedgebenchError {}
 export class ConfigError extends LibraryError {
   readonly field: string;
   readonly value: unknown;
-  constructor(field: string, value: unknown, valid: string) {
-    super(
-      'HB_CONFIG_INVALID',
-      `${field} = ${describe(value)} is invalid: ${valid}. Fix the option or leave it out for the default.`,
-    );
+  /** `fix`: what to do about it; the default suits an optional field (a required one has no default to fall back on). */
+  constructor(
+    field: string,
+    value: unknown,
+    valid: string,
+    fix = 'Fix the option or leave it out for the default.',
+  ) {
+    super('HB_CONFIG_INVALID', `${field} = ${describe(value)} is invalid: ${valid}. ${fix}`);
     this.field = field;
     this.value = value;
   }

@@ -1,5 +1,6 @@
-// One hedged call: starts attempts, arms the hedge timer, applies hedgeOn/abortOn, the budget and the
-// deadline, picks the winner and cancels the losers. Synchronous; `done` of an attempt may arrive re-entrantly.
+// One hedged call: starts attempts, arms the hedge timer, applies hedgeOn/abortOn, the winner rule, the
+// budget and the deadline, picks the winner and cancels the losers; with the optional rules, reports every
+// attempt's end to the policy. Synchronous; `done` of an attempt may arrive re-entrantly.
 import type { TimerHandle } from './clock.ts';
 import { AdaptiveLimitFullError, DeadlineExceededError } from './errors.ts';
 import type { HedgePolicy } from './hedge.ts';
@@ -21,6 +22,8 @@ export class HedgeCall<T> {
   /** Bit n set = attempt n was cancelled while its operation was still starting (no canceller yet). */
   private orphans = 0;
   private orphanReason: unknown = undefined;
+  /** Start time of each attempt, kept only when the policy records latencies (percentile delay). */
+  private starts: number[] | undefined = undefined;
 
   constructor(
     private readonly p: HedgePolicy,
@@ -57,7 +60,7 @@ export class HedgeCall<T> {
   private onTimer(): void {
     this.timer = undefined;
     if (this.settled) return;
-    if (!this.tryHedge() && this.running === 0) this.fail();
+    if (!this.tryHedge(false) && this.running === 0) this.fail();
   }
 
   private onDeadline(): void {
@@ -73,6 +76,10 @@ export class HedgeCall<T> {
     this.started = k;
     this.running |= 1 << k;
     this.lastStart = this.p.clock.now();
+    if (this.p.delayRule !== undefined) {
+      if (this.starts === undefined) this.starts = [];
+      this.starts[k] = this.lastStart;
+    }
     if (this.timer !== undefined) {
       this.timer.cancel();
       this.timer = undefined;
@@ -86,16 +93,22 @@ export class HedgeCall<T> {
     if (!this.settled && this.timer === undefined) this.arm();
   }
 
-  // Schedules the next hedge `delayMs` after the most recent start, if one may still start.
+  // Schedules the next hedge a delay after the most recent start, if one may still start: the fixed delayMs,
+  // or the percentile rule's delay in force now (Infinity = no timed hedge: until 'none', too few samples).
   private arm(): void {
     const p = this.p;
     if (this.stopped || this.started >= p.settings.maxAttempts) return;
-    const delay = this.lastStart + p.settings.delayMs - p.clock.now();
+    const now = p.clock.now();
+    const rule = p.delayRule;
+    const delayMs = rule === undefined ? p.settings.delayMs : rule.delayAt(now);
+    if (delayMs === Number.POSITIVE_INFINITY) return;
+    const delay = this.lastStart + delayMs - now;
     this.timer = p.clock.setTimer(() => this.onTimer(), delay);
   }
 
   // Starts the next attempt if the deadline and the budget allow it; otherwise stops hedging this call.
-  private tryHedge(): boolean {
+  // `onError`: it was asked for because an attempt failed, not because the delay elapsed.
+  private tryHedge(onError: boolean): boolean {
     const p = this.p;
     if (this.stopped || this.started >= p.settings.maxAttempts) return false;
     const next = this.started + 1;
@@ -105,7 +118,7 @@ export class HedgeCall<T> {
       p.c.deadlineSkipped++;
       return false;
     }
-    if (p.budget !== undefined && !p.budget.tryWithdraw(now)) {
+    if (p.ext ? !p.allowHedge(now) : p.budget !== undefined && !p.budget.tryWithdraw(now)) {
       this.stopped = true;
       this.state.skipped++;
       p.c.skipped++;
@@ -114,6 +127,10 @@ export class HedgeCall<T> {
       return false;
     }
     p.c.hedges++;
+    if (onError) {
+      p.c.hedgedOnError++;
+      this.state.hedgedOnError++;
+    }
     const ls = p.hedgedListeners;
     for (let i = 0; i < ls.length; i++) ls[i](this.state, next);
     this.launch(next);
@@ -125,6 +142,8 @@ export class HedgeCall<T> {
     if (this.settled || (this.running & bit) === 0) return;
     this.running &= ~bit;
     this.cancels[k] = undefined;
+    const p = this.p;
+    if (p.ext) this.ended(k, o);
     if (o.ok) {
       this.win(k, o);
       return;
@@ -133,14 +152,38 @@ export class HedgeCall<T> {
     this.lastError = error;
     if (error instanceof AdaptiveLimitFullError) {
       // A refused hedge has spent its budget; it starts no further attempts. A refused first attempt ends the call.
+      // Never sent, so not a completion either: first-completion waits for the attempts that were.
       this.stopped = true;
-    } else if (this.p.abortOn?.(error)) {
+    } else if (p.firstCompletion || p.abortOn?.(error)) {
       this.fail();
       return;
-    } else if (this.p.hedgeOn?.(error)) {
-      if (this.tryHedge()) return;
+    } else if (p.hedgeOn?.(error) || (p.hedgeOnLoneFailure && this.running === 0)) {
+      if (this.tryHedge(true)) return;
     }
     if (this.running === 0 && (this.timer === undefined || this.stopped)) this.fail();
+  }
+
+  // Attempt k left the running set (o undefined = cancelled): feed the optional rules. The percentile sees
+  // every attempt that was sent, won, lost, failed or cancelled, at the time it ended; a refusal by the
+  // adaptive limit was never sent, so it is neither a latency nor a failure.
+  private ended(k: number, o: Outcome<T> | undefined): void {
+    const p = this.p;
+    const now = p.clock.now();
+    const refused = o !== undefined && !o.ok && o.error instanceof AdaptiveLimitFullError;
+    if (p.delayRule !== undefined && !refused) p.delayRule.record(now, now - this.starts![k]);
+    if (k > 1 && p.concurrency !== undefined) p.concurrency.release();
+    if (o === undefined) return;
+    if (!o.ok && !refused) p.tokens?.failed();
+    const pushbackMs = o.pushbackMs;
+    // NaN, ≤ 0 and Infinity are not a pushback a server can mean: ignored.
+    if (
+      p.honoursPushback &&
+      pushbackMs !== undefined &&
+      pushbackMs > 0 &&
+      pushbackMs !== Number.POSITIVE_INFINITY
+    ) {
+      if (now + pushbackMs > p.pushbackUntil) p.pushbackUntil = now + pushbackMs;
+    }
   }
 
   private win(k: number, o: Outcome<T>): void {
@@ -148,6 +191,7 @@ export class HedgeCall<T> {
     this.state.winner = k;
     p.c.won++;
     p.wonByAttempt[k]++;
+    if (p.ext) p.tokens?.succeeded();
     this.settle(p.lostReason);
     const ls = p.wonListeners;
     for (let i = 0; i < ls.length; i++) ls[i](this.state, k);
@@ -184,6 +228,7 @@ export class HedgeCall<T> {
     for (let k = 1; running !== 0; k++) {
       if (running & (1 << k)) {
         running &= ~(1 << k);
+        if (this.p.ext) this.ended(k, undefined);
         const cancel = this.cancels[k];
         this.cancels[k] = undefined;
         if (cancel !== undefined) cancel(reason);

@@ -1,60 +1,33 @@
-// HedgePolicy: options, validation, the shared budget, listeners and counters; the per-call logic is in
-// hedge-call.ts. One policy instance = one budget shared by every call through it.
+// HedgePolicy: the shared state of every call through one policy (its budget of whichever shape, its
+// percentile delay, server pushback), listeners and counters; the per-call logic is in hedge-call.ts and
+// the options in hedge-options.ts. One policy instance = one budget shared by every call through it.
+import { A6Throttle } from './a6-throttle.ts';
 import { HedgeBudget } from './budget.ts';
 import type { Clock } from './clock.ts';
+import { ConcurrencyBudget } from './concurrency-budget.ts';
 import { CancelledError, ConfigError } from './errors.ts';
 import { HedgeCall } from './hedge-call.ts';
+import { type HedgePolicyOptions, type HedgeSettings, resolveHedgeOptions } from './hedge-options.ts';
 import type { CallState, Operation, Policy } from './operation.ts';
-import { HEDGE_RANGES } from './ranges.ts';
-import { checkFunction, checkKnownKeys, checkRange } from './validate.ts';
-
-/** Options of the hedge policy (all optional except the clock). */
-export interface HedgePolicyOptions {
-  clock: Clock;
-  /** Delay between the most recent start and the next hedge, ms (default 1000, >= 0). */
-  delayMs?: number;
-  /** Attempts per call including the first (default 2, valid 2..10). */
-  maxAttempts?: number;
-  /** Hedges as a percentage of calls (default 10, 0..100; 0 = no budget, unlimited hedges). */
-  budgetPercent?: number;
-  /** Hedges per second of window always allowed (default 1, >= 0). */
-  budgetMinHedgesPerSecond?: number;
-  /** Budget window, ms (default 10 000, valid 1 000..60 000). */
-  budgetWindowMs?: number;
-  /** A failure for which the next attempt starts at once (subject to the budget). */
-  hedgeOn?: (error: unknown) => boolean;
-  /** A failure that ends the call with that error at once. */
-  abortOn?: (error: unknown) => boolean;
-  /** Deadline shared by all attempts of a call, ms after its start (default none). */
-  deadlineMs?: number;
-  /** A hedge is not started when less than this remains before the deadline, ms (default 0). */
-  minRemainingMs?: number;
-}
-
-/** The resolved settings a HedgePolicy runs with. */
-export interface HedgeSettings {
-  delayMs: number;
-  maxAttempts: number;
-  budgetPercent: number;
-  budgetMinHedgesPerSecond: number;
-  budgetWindowMs: number;
-  deadlineMs: number | undefined;
-  minRemainingMs: number;
-}
+import { PercentileDelay } from './percentile-delay.ts';
 
 /** Counters of a HedgePolicy since it was made. */
 export interface HedgeSnapshot {
   calls: number;
-  /** Extra attempts started (after a successful budget withdraw). */
+  /** Extra attempts started (after the budget allowed them), for either reason below. */
   hedges: number;
-  /** Hedges the budget refused. */
+  /** Of `hedges`, those started at once because an attempt failed (hedgeOn, loneFailure 'hedge-now'). */
+  hedgedOnError: number;
+  /** Hedges the budget refused (any shape, pushback included). */
   skipped: number;
+  /** Of `skipped`, those refused because a server pushback was in force. */
+  pushbackSkipped: number;
   /** Hedges not started because the deadline was too close. */
   deadlineSkipped: number;
   /** Calls won, in total and by attempt: wonByAttempt[n] = calls won by attempt n (index 0 unused). */
   won: number;
   wonByAttempt: number[];
-  /** Calls that failed (every attempt failed, abortOn, deadline, or rejected by the limit). */
+  /** Calls that failed (every attempt failed, abortOn, first-completion, deadline, or rejected by the limit). */
   failed: number;
   /** Calls that ended with AdaptiveLimitFullError. */
   rejected: number;
@@ -64,8 +37,18 @@ export interface HedgeSnapshot {
   cancelled: number;
   /** Calls in progress. */
   active: number;
-  /** Hedges the budget allows right now (Infinity without a budget). */
+  /** Hedges the budget allows right now (Infinity without a bound; 0 while a pushback is in force). */
   budgetAvailable: number;
+  /** The hedge delay a call starting now would use, ms (Infinity = no timed hedge). */
+  delayMs: number;
+  /** The clamped percentile in force (percentile delay only; NaN before the window held minSamples). */
+  percentileMs: number | undefined;
+  /** Hedges in flight (concurrency budget only). */
+  hedgesInFlight: number | undefined;
+  /** Tokens in the bucket (tokens budget only). */
+  tokens: number | undefined;
+  /** No hedge starts before this time (a pushback is or was in force), ms on the policy's clock. */
+  pushbackUntil: number | undefined;
 }
 
 /** Listener of hedge events: the call and the attempt concerned. */
@@ -73,51 +56,33 @@ export type HedgeListener = (call: CallState, attempt: number) => void;
 /** Listener of failed calls: the call and its final error. */
 export type HedgeFailedListener = (call: CallState, error: unknown) => void;
 
-const KNOWN = [
-  'clock',
-  'delayMs',
-  'maxAttempts',
-  'budgetPercent',
-  'budgetMinHedgesPerSecond',
-  'budgetWindowMs',
-  'hedgeOn',
-  'abortOn',
-  'deadlineMs',
-  'minRemainingMs',
-] as const;
-
-/** Validates hedge options and fills in the defaults; throws ConfigError naming the field. */
-export function resolveHedgeOptions(o: Omit<HedgePolicyOptions, 'clock'>, prefix = 'hedge'): HedgeSettings {
-  if (typeof o !== 'object' || o === null) throw new ConfigError(prefix, o, 'must be an object of options');
-  checkKnownKeys(prefix, o, KNOWN);
-  checkFunction(`${prefix}.hedgeOn`, o.hedgeOn);
-  checkFunction(`${prefix}.abortOn`, o.abortOn);
-  return {
-    delayMs: checkRange(`${prefix}.delayMs`, o.delayMs, HEDGE_RANGES.delayMs) ?? 1000,
-    maxAttempts: checkRange(`${prefix}.maxAttempts`, o.maxAttempts, HEDGE_RANGES.maxAttempts) ?? 2,
-    budgetPercent: checkRange(`${prefix}.budgetPercent`, o.budgetPercent, HEDGE_RANGES.budgetPercent) ?? 10,
-    budgetMinHedgesPerSecond:
-      checkRange(
-        `${prefix}.budgetMinHedgesPerSecond`,
-        o.budgetMinHedgesPerSecond,
-        HEDGE_RANGES.budgetMinHedgesPerSecond,
-      ) ?? 1,
-    budgetWindowMs:
-      checkRange(`${prefix}.budgetWindowMs`, o.budgetWindowMs, HEDGE_RANGES.budgetWindowMs) ?? 10_000,
-    deadlineMs: checkPositive(`${prefix}.deadlineMs`, o.deadlineMs),
-    minRemainingMs:
-      checkRange(`${prefix}.minRemainingMs`, o.minRemainingMs, HEDGE_RANGES.minRemainingMs) ?? 0,
-  };
-}
-
 /** Hedging: the first attempt at once, another every `delayMs` until one succeeds, within a budget. */
 export class HedgePolicy implements Policy {
   readonly clock: Clock;
   readonly settings: Readonly<HedgeSettings>;
-  /** The budget shared by every call; undefined when budgetPercent is 0 (unlimited hedges). */
+  /** The ratio budget shared by every call; undefined when budgetPercent is 0 or another shape is used. */
   readonly budget: HedgeBudget | undefined;
+  /** The concurrency budget (budget.kind 'concurrency'). */
+  readonly concurrency: ConcurrencyBudget | undefined;
+  /** The token bucket (budget.kind 'tokens'). */
+  readonly tokens: A6Throttle | undefined;
+  /** The percentile delay (option `delay`). */
+  readonly delayRule: PercentileDelay | undefined;
+  /** Whether an attempt's Outcome.pushbackMs stops hedges (budget.kind 'pushback', or pushback: true). */
+  readonly honoursPushback: boolean;
   readonly hedgeOn: ((error: unknown) => boolean) | undefined;
   readonly abortOn: ((error: unknown) => boolean) | undefined;
+  /** winner 'first-completion': any attempt that ends, ends the call. */
+  readonly firstCompletion: boolean;
+  /** loneFailure 'hedge-now': the only running attempt failing starts the next at once. */
+  readonly hedgeOnLoneFailure: boolean;
+  /**
+   * @internal Some option needs every attempt's end seen (delay, concurrency, tokens, pushback). False
+   * with today's options, so those calls take exactly today's path and pay one branch per event.
+   */
+  readonly ext: boolean;
+  /** @internal no hedge starts before this (server pushback); -Infinity = none yet. */
+  pushbackUntil = Number.NEGATIVE_INFINITY;
   /** The reason losers are cancelled with (one instance: a loser is routine, not worth a stack trace each). */
   readonly lostReason = new CancelledError('attempt lost: another attempt of the call succeeded first');
   /** The reason the other attempts are cancelled with when a call fails (abortOn, refusal …). */
@@ -126,7 +91,9 @@ export class HedgePolicy implements Policy {
   readonly c = {
     calls: 0,
     hedges: 0,
+    hedgedOnError: 0,
     skipped: 0,
+    pushbackSkipped: 0,
     deadlineSkipped: 0,
     won: 0,
     failed: 0,
@@ -156,20 +123,52 @@ export class HedgePolicy implements Policy {
     this.hedgeOn = options.hedgeOn;
     this.abortOn = options.abortOn;
     const s = this.settings;
+    const b = s.budget;
     this.budget =
-      s.budgetPercent > 0
+      b.kind === 'ratio' && s.budgetPercent > 0
         ? new HedgeBudget({
             percent: s.budgetPercent,
             minPerSecond: s.budgetMinHedgesPerSecond,
             windowMs: s.budgetWindowMs,
           })
         : undefined;
+    this.concurrency = b.kind === 'concurrency' ? new ConcurrencyBudget(b.percent, b.min) : undefined;
+    this.tokens =
+      b.kind === 'tokens' ? new A6Throttle({ maxTokens: b.maxTokens, tokenRatio: b.tokenRatio }) : undefined;
+    this.honoursPushback = b.pushback;
+    this.delayRule = s.delay === undefined ? undefined : new PercentileDelay(s.delay, s.delayMs);
+    this.firstCompletion = s.winner === 'first-completion';
+    this.hedgeOnLoneFailure = s.loneFailure === 'hedge-now';
+    this.ext =
+      this.delayRule !== undefined ||
+      this.concurrency !== undefined ||
+      this.tokens !== undefined ||
+      this.honoursPushback;
     this.wonByAttempt = new Array<number>(s.maxAttempts + 1).fill(0);
   }
 
   /** Wraps an operation: every call through the result is hedged by this policy and its budget. */
   wrap<T>(inner: Operation<T>): Operation<T> {
     return (call, _attempt, done) => new HedgeCall(this, inner, call, done).start();
+  }
+
+  /**
+   * @internal Whether a hedge may start now, taking its share of the budget if so: pushback first (a
+   * refusal there spends nothing), then the shape. Only on the `ext` path; today's path asks `budget` itself.
+   */
+  allowHedge(now: number): boolean {
+    if (now < this.pushbackUntil) {
+      this.c.pushbackSkipped++;
+      return false;
+    }
+    if (this.budget !== undefined) return this.budget.tryWithdraw(now);
+    if (this.concurrency !== undefined) return this.concurrency.tryAcquire(this.c.active);
+    const t = this.tokens;
+    if (t !== undefined) {
+      if (!t.allows()) return false;
+      t.take();
+    }
+    return true;
   }
 
   /** Listens to hedges that start; returns an unsubscribe function. */
@@ -194,26 +193,32 @@ export class HedgePolicy implements Policy {
 
   /** Current counters (a copy). */
   snapshot(): HedgeSnapshot {
+    const now = this.clock.now();
+    const d = this.delayRule?.state(now);
     return {
       ...this.c,
       wonByAttempt: this.wonByAttempt.slice(),
-      budgetAvailable:
-        this.budget === undefined ? Number.POSITIVE_INFINITY : this.budget.hedgesAvailable(this.clock.now()),
+      budgetAvailable: this.available(now),
+      delayMs: d === undefined ? this.settings.delayMs : d.delayMs,
+      percentileMs: d?.percentileMs,
+      hedgesInFlight: this.concurrency?.inflight,
+      tokens: this.tokens?.tokens,
+      pushbackUntil: this.pushbackUntil === Number.NEGATIVE_INFINITY ? undefined : this.pushbackUntil,
     };
+  }
+
+  private available(now: number): number {
+    if (now < this.pushbackUntil) return 0;
+    if (this.budget !== undefined) return this.budget.hedgesAvailable(now);
+    if (this.concurrency !== undefined) return this.concurrency.available(this.c.active);
+    if (this.tokens !== undefined) return this.tokens.allowance();
+    return Number.POSITIVE_INFINITY;
   }
 }
 
 /** Makes a HedgePolicy (see HedgePolicyOptions for the defaults). */
 export function hedge(options: HedgePolicyOptions): HedgePolicy {
   return new HedgePolicy(options);
-}
-
-function checkPositive(field: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value > 0) || value === Number.POSITIVE_INFINITY) {
-    throw new ConfigError(field, value, 'must be a number > 0 (ms); leave it out for no deadline');
-  }
-  return value;
 }
 
 function subscribe<L>(list: L[], listener: L): () => void {

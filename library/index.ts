@@ -30,7 +30,17 @@ export {
   MAX_REPLICAS,
 } from './balancer.ts';
 export { BUDGET_DEPOSIT, BUDGET_SLOTS, HedgeBudget, type HedgeBudgetOptions } from './budget.ts';
+export {
+  BUDGET_KINDS,
+  type BudgetKind,
+  CONCURRENCY_DEFAULTS,
+  DEFAULT_BUDGET,
+  type HedgeBudgetSettings,
+  type HedgeBudgetShape,
+  resolveHedgeBudget,
+} from './budget-shape.ts';
 export type { Clock, TimerHandle } from './clock.ts';
+export { ConcurrencyBudget } from './concurrency-budget.ts';
 export {
   AdaptiveLimitFullError,
   CancelledError,
@@ -44,13 +54,20 @@ export {
   type HedgeFailedListener,
   type HedgeListener,
   HedgePolicy,
-  type HedgePolicyOptions,
-  type HedgeSettings,
   type HedgeSnapshot,
   hedge,
-  resolveHedgeOptions,
 } from './hedge.ts';
+export {
+  type HedgePolicyOptions,
+  type HedgeSettings,
+  LONE_FAILURE_RULES,
+  type LoneFailureRule,
+  resolveHedgeOptions,
+  WINNER_RULES,
+  type WinnerRule,
+} from './hedge-options.ts';
 export { EXIT_CODES, HedgebenchError, type HedgebenchErrorOptions } from './hedgebench-error.ts';
+export { BUCKET_VALUE, BUCKETS, bucketOf } from './log-buckets.ts';
 export { ManualClock, type ManualClockOptions } from './manual-clock.ts';
 export {
   type CallState,
@@ -62,6 +79,16 @@ export {
   type Policy,
 } from './operation.ts';
 export {
+  DELAY_COMBINE,
+  DELAY_UNTIL,
+  type DelayCombine,
+  type DelayUntil,
+  type HedgeDelayOptions,
+  type HedgeDelaySettings,
+  PercentileDelay,
+  resolveHedgeDelay,
+} from './percentile-delay.ts';
+export {
   type AdaptiveLimitStepOptions,
   type AttemptContext,
   type ExecuteOptions,
@@ -71,4 +98,11 @@ export {
   pipeline,
   promiseOperation,
 } from './pipeline.ts';
-export { ADAPTIVE_LIMIT_RANGES, HEDGE_RANGES, type OptionRange } from './ranges.ts';
+export {
+  ADAPTIVE_LIMIT_RANGES,
+  HEDGE_BUDGET_RANGES,
+  HEDGE_DELAY_RANGES,
+  HEDGE_RANGES,
+  type OptionRange,
+} from './ranges.ts';
+export { WINDOW_SLOTS, WindowedHistogram } from './windowed-histogram.ts';

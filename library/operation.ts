@@ -9,6 +9,8 @@ export interface CallState {
   attempts: number;
   /** Hedges the budget refused (0 or 1). */
   skipped: number;
+  /** Hedges started at once because an attempt failed (hedgeOn, loneFailure 'hedge-now', A6's non-fatal status), not because the delay elapsed. */
+  hedgedOnError: number;
   /** 1-based attempt whose success won; 0 = none. */
   winner: number;
   /** The call ended with AdaptiveLimitFullError. */
@@ -19,8 +21,14 @@ export interface CallState {
   replicas: number[] | undefined;
 }
 
-/** What one attempt (or a whole call) produced. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+/**
+ * What one attempt (or a whole call) produced. `pushbackMs` (either variant, optional): the server asks the
+ * client not to send more attempts for this long, as gRPC's `grpc-retry-pushback-ms` or HTTP's Retry-After
+ * do; a HedgePolicy honours it when its budget says so (budget.kind 'pushback', or pushback: true).
+ */
+export type Outcome<T> =
+  | { ok: true; value: T; pushbackMs?: number }
+  | { ok: false; error: unknown; pushbackMs?: number };
 
 /** Cancels running work; the reason says why (a CancelledError, the caller's abort reason, a deadline). */
 export type Cancel = (reason?: unknown) => void;
@@ -39,7 +47,16 @@ export interface Policy {
 
 /** Makes a fresh CallState for call index `call`. */
 export function newCallState(call: number): CallState {
-  return { call, attempts: 0, skipped: 0, winner: 0, rejected: false, limited: 0, replicas: undefined };
+  return {
+    call,
+    attempts: 0,
+    skipped: 0,
+    hedgedOnError: 0,
+    winner: 0,
+    rejected: false,
+    limited: 0,
+    replicas: undefined,
+  };
 }
 
 /** A canceller that does nothing (for work that finished synchronously). */

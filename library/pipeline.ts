@@ -4,7 +4,8 @@ import { AdaptiveLimitPolicy, type AdaptiveLimitPolicyOptions } from './adaptive
 import { BalancerPolicy, type BalancerPolicyOptions } from './balancer.ts';
 import type { Clock } from './clock.ts';
 import { AdaptiveLimitFullError, CancelledError } from './errors.ts';
-import { HedgePolicy, type HedgePolicyOptions } from './hedge.ts';
+import { HedgePolicy } from './hedge.ts';
+import type { HedgePolicyOptions } from './hedge-options.ts';
 import { type CallState, NO_CANCEL, newCallState, type Operation, type Policy } from './operation.ts';
 
 /** What an attempt function receives from execute(). */

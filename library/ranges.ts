@@ -1,11 +1,14 @@
 // The valid range of every numeric policy option, exported so that the matrix schema (model/) and the
 // command-line checks enforce the ranges the library enforces, from one definition instead of copies.
 
-/** An inclusive range; `integer` = whole numbers only. */
+/** A range, inclusive unless `minExclusive` / `maxExclusive`; `integer` = whole numbers only. */
 export interface OptionRange {
   readonly min: number;
   readonly max: number;
   readonly integer?: boolean;
+  /** The bound itself is outside the range (a percentile of 0 or 100 is not a percentile). */
+  readonly minExclusive?: boolean;
+  readonly maxExclusive?: boolean;
 }
 
 const INF = Number.POSITIVE_INFINITY;
@@ -32,4 +35,25 @@ export const ADAPTIVE_LIMIT_RANGES = {
   windowMs: { min: 1, max: INF },
   windowMinSamples: { min: 1, max: 1e9, integer: true },
   minRttMs: { min: 0, max: INF },
+} as const satisfies Record<string, OptionRange>;
+
+/** Ranges of the percentile delay rule (`hedge.delay`, resolveHedgeDelay); floorMs must not exceed capMs. */
+export const HEDGE_DELAY_RANGES = {
+  percentile: { min: 0, max: 100, minExclusive: true, maxExclusive: true },
+  // Slots of windowMs / 5 must hold enough attempts to mean something; the top is budgetWindowMs's (dilation).
+  windowMs: { min: 1000, max: 60_000_000 },
+  minSamples: { min: 1, max: 1e9, integer: true },
+  floorMs: { min: 0, max: INF },
+  capMs: { min: 0, max: INF },
+} as const satisfies Record<string, OptionRange>;
+
+/** Ranges of the budget shapes (`hedge.budget`, resolveHedgeBudget). */
+export const HEDGE_BUDGET_RANGES = {
+  /** concurrency: hedges in flight as a percentage of calls in flight. */
+  percent: { min: 0, max: 100, minExclusive: true },
+  /** concurrency: hedges in flight always allowed. */
+  min: { min: 0, max: 1_000_000, integer: true },
+  /** tokens: gRFC A6's retryThrottling bounds (tokenRatio also takes at most 3 decimals). */
+  maxTokens: { min: 0, max: 1000, minExclusive: true },
+  tokenRatio: { min: 0, max: INF, minExclusive: true },
 } as const satisfies Record<string, OptionRange>;

@@ -1,10 +1,11 @@
 // Test helper: an Operation whose attempts end after scripted times on a ManualClock, logging every step.
 import type { ManualClock, Operation } from '../../library/index.ts';
 
-/** How one attempt ends: after `ms`, with a value (default) or an error. */
+/** How one attempt ends: after `ms`, with a value (default) or an error, optionally carrying a server pushback. */
 export interface Step {
   ms: number;
   error?: unknown;
+  pushbackMs?: number;
 }
 
 /** One logged event: start, end or cancel of (call, attempt) at a time. */
@@ -28,8 +29,9 @@ export function scripted(clock: ManualClock, plan: (call: number, attempt: numbe
     const timer = clock.setTimer(() => {
       live--;
       log.push({ what: 'end', call, attempt, at: clock.now() });
-      if (step.error === undefined) done({ ok: true, value: `c${call}a${attempt}` });
-      else done({ ok: false, error: step.error });
+      const pushback = step.pushbackMs === undefined ? {} : { pushbackMs: step.pushbackMs };
+      if (step.error === undefined) done({ ok: true, value: `c${call}a${attempt}`, ...pushback });
+      else done({ ok: false, error: step.error, ...pushback });
     }, step.ms);
     return (reason) => {
       live--;
