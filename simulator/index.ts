@@ -3,7 +3,7 @@
 export { SimOptionError, SimWorkerError } from './errors.ts';
 export { defaultMatrixPath, readMatrixFile } from './matrix-file.ts';
 export { packageRoot, runPoints } from './matrix-runner.ts';
-export { runPoint } from './run-point.ts';
+export { runPoint, type SimResult } from './run-point.ts';
 export { simulateMatrix } from './simulate.ts';
 export { simulateCommand } from './simulate-command.ts';
 export { formatSimTables, latencyCell } from './table.ts';

@@ -239,7 +239,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     simSeeds: rows.filter((r) => r.source === 'sim').map((r) => r.seed),
     simulationOnly: false,
     simNet: simNetSide(transports, calibrations, points, margins, simNetMissing),
-    sensitivity: sensitivityOf(matrix, points, margins),
+    sensitivity: sensitivityOf(runDir, matrix, points, margins),
   };
 }
 

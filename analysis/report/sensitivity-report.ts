@@ -33,13 +33,17 @@ export function sensitivityBlocks(a: RunAnalysis): Block[] {
       const flagged = sp.flagged.length > 0;
       const result = sp.unjudged
         ? 'not judged'
-        : affected
+        : !affected
           ? flagged
-            ? 'caught'
-            : 'MISSED'
-          : flagged
             ? 'FALSE ALARM'
-            : 'rightly quiet';
+            : 'rightly quiet'
+          : flagged
+            ? 'caught'
+            : sp.decidable
+              ? 'MISSED: the model tells them apart at these calls'
+              : sp.moved.some((m) => sp.undecided.includes(m))
+                ? 'undecided, as the model itself is at these calls'
+                : 'MISSED: agrees';
       return [
         c.perturb === '' ? 'none' : c.perturb,
         configLabel({ id: { ...p.id, perturb: undefined } }),
@@ -56,7 +60,7 @@ export function sensitivityBlocks(a: RunAnalysis): Block[] {
     { kind: 'heading', level: 2, text: SENSITIVITY_HEADING },
     {
       kind: 'paragraph',
-      text: "The real side of these points was made wrong on purpose (the matrix's `perturb`): the target served a different service than the model, or the load generator hedged late; the simulation never saw it. A point is affected when the simulator, given the perturbed service, moves one of its metrics by more than that metric's margin (or collapses where the model does not); the verdict should flag every affected point (`diverges` or a collapse mismatch) and no other. A harness-like perturbation (a delay before each response) affects nothing and must be flagged nowhere.",
+      text: "The real side of these points was made wrong on purpose (the matrix's `perturb`): the target served a different service than the model, or the load generator hedged late; the simulation never saw it. A point is affected when the simulator, given the perturbed service, moves one of its metrics by more than that metric's margin (or collapses where the model does not); the verdict should flag every affected point (`diverges` or a collapse mismatch) and no other. A harness-like perturbation (a delay before each response) affects nothing and must be flagged nowhere. Where a perturbation moves a metric only just past its margin, the simulator itself — the perturbed model against the model, over the same calls, paired as the verdict pairs — may not tell the two apart at these calls: there `undecided` is the right answer, and only `agrees` would be blind.",
     },
     { kind: 'list', items: formatSensitivityLines(s).map((l) => l.replace(/^sensitivity: /, '')) },
     { kind: 'table', head, rows },

@@ -55,7 +55,7 @@ export async function printPlan(o: {
       if (r) rows.set(pp.key, r);
     });
     const alone = lanes > 1 && hostsFile === undefined ? collapsingKeys(p, rows) : new Set<string>();
-    return estimatePlan(p, lanes, alone, collapseDrains(p, rows));
+    return estimatePlan(p, lanes, alone, collapseDrains(p, rows), matrix.target !== undefined);
   };
   const estimate = estimateOf(plan);
   // "auto" is chosen by a measurement at the start of the run: give the estimate at each k it may choose.
