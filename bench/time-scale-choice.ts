@@ -33,7 +33,7 @@ for (let r = 1; r <= Number(args.reps); r++) {
   const t0 = Date.now();
   const choice = await measureTimeScale(matrix, { stderr: quiet, stdout: quiet }, repo, createRun, lanes);
   ks.push(choice.k);
-  if (choice.repeatK !== undefined) repeats.push(choice.repeatK);
+  if (choice.readingK !== undefined) repeats.push(choice.readingK);
   console.log(`probe ${r} (${((Date.now() - t0) / 1000).toFixed(0)} s): ${choice.reason}`);
   const d = choice.delays;
   const ms = (x: number | null) => (x === null ? '–' : x.toFixed(1));
@@ -42,5 +42,7 @@ for (let r = 1; r <= Number(args.reps); r++) {
   );
 }
 const near =
-  repeats.length === 0 ? '' : `; near a bound in ${repeats.length} (would take ${repeats.join(', ')})`;
+  repeats.length === 0
+    ? ''
+    : `; ${repeats.length} read low enough for a smaller k (${repeats.join(', ')}) but not with room for the host's drift`;
 console.log(`summary: k = ${ks.join(', ')}${new Set(ks).size === 1 ? ' (the same every time)' : ''}${near}`);

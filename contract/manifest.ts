@@ -83,7 +83,9 @@ export interface Manifest {
     k: number;
     reason: string;
     quiet: boolean;
-    /** The larger k a reading AUTO_HOST_DRIFT times higher would take (absent when none, or before 2026-12-03). */
+    /** The smaller k the probe's reading alone allowed, below the drift-proof k chosen (absent when the same). */
+    readingK?: number;
+    /** Older manifests: the larger k a reading AUTO_HOST_DRIFT times higher would have taken. */
     repeatK?: number;
     delays: Record<string, number | null>;
     /** Lanes the probe measured at once (absent in runs before 2026-12-02: one). */

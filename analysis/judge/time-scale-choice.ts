@@ -1,5 +1,6 @@
 // `timeScale: "auto"`: the smallest k of a fixed ladder at which this machine's own harness delays,
-// in wall-clock ms, fall under the fidelity thresholds in model time with room to spare.
+// in wall-clock ms, fall under the fidelity thresholds in model time with room to spare — room for the
+// reading itself and for the run-to-run drift of this host, so that the run the choice is for can hold it.
 
 import { percentileOf } from '../../contract/index.ts';
 import { type FidelityThresholds, TIME_SCALE_LADDER } from '../../model/index.ts';
@@ -9,10 +10,10 @@ import type { RealPoint } from '../read/real-row.ts';
 export const AUTO_MARGIN = 0.8;
 
 /**
- * How far one probe's reading moved from run to run on this machine with the host quiet: send-lag p99 1.4–4.3
- * wall-ms over five probes at 0.1–1.9 % steal, and 1.7–4.95 at a preset's points in three runs at 0 % steal,
- * about 3×, i.e. × or ÷ 1.7 around the middle (bench/RESULTS.md). A choice whose reading is within this factor
- * of its bound may be another k on the next run, and the reason line says so.
+ * How far one probe's reading moves from run to run on one machine with the host quiet: about 3× between the
+ * lowest and highest of several probes, i.e. × or ÷ 1.7 around the middle (bench/RESULTS.md, "auto"). The
+ * choice must hold for the run after the probe, which may read that much higher: k is chosen for a reading
+ * this many times the probe's.
  */
 export const AUTO_HOST_DRIFT = 1.7;
 
@@ -33,10 +34,10 @@ export interface TimeScaleChoice {
   /** False when even the ladder's largest k leaves a delay above its margin. */
   quiet: boolean;
   /**
-   * Set when a reading AUTO_HOST_DRIFT times higher would take a larger k: that k, the one to give where
-   * the choice must repeat from run to run.
+   * Set when the probe's reading alone would have allowed a smaller k than the one chosen for a reading
+   * AUTO_HOST_DRIFT times higher: that smaller k (a run at it would fail its checks on a worse minute).
    */
-  repeatK?: number;
+  readingK?: number;
   /** How many lanes the probe measured at once; `delays` is the worst of them. */
   lanes: number;
   /** The share of the CPU the hypervisor took during the probe that decided (steal, /proc/stat). */
@@ -75,17 +76,17 @@ export function harnessDelays(p: RealPoint, k: number): HarnessDelays {
 }
 
 /**
- * The smallest ladder k at which every delay ÷ k ≤ AUTO_MARGIN × its threshold (else the largest k); `lanes`
- * is how many lanes the delays were measured on at once (the worst of them, worstDelays).
+ * The smallest ladder k at which every delay × AUTO_HOST_DRIFT ÷ k ≤ AUTO_MARGIN × its threshold (else the
+ * largest k); `lanes` is how many lanes the delays were measured on at once (the worst of them, worstDelays).
  */
 export function chooseTimeScale(d: HarnessDelays, t: FidelityThresholds, lanes = 1): TimeScaleChoice {
   const fits = (k: number, drift = 1) =>
     CHECKS.every(([f]) => d[f] === null || ((d[f] as number) * drift) / k <= AUTO_MARGIN * t[f]);
-  const found = TIME_SCALE_LADDER.find((k) => fits(k));
+  const found = TIME_SCALE_LADDER.find((k) => fits(k, AUTO_HOST_DRIFT));
   const largest = TIME_SCALE_LADDER[TIME_SCALE_LADDER.length - 1];
   const k = found ?? largest;
-  const higher = TIME_SCALE_LADDER.find((k) => fits(k, AUTO_HOST_DRIFT)) ?? largest;
-  const repeatK = found !== undefined && higher > found ? higher : undefined;
+  const bare = TIME_SCALE_LADDER.find((k) => fits(k)) ?? largest;
+  const readingK = bare < k ? bare : undefined;
   // The evidence: the delay that needs the largest k, in wall and model ms, against its threshold.
   const worst = CHECKS.filter(([f]) => d[f] !== null).sort(
     ([a], [b]) => (d[b] as number) / t[b] - (d[a] as number) / t[a],
@@ -93,19 +94,21 @@ export function chooseTimeScale(d: HarnessDelays, t: FidelityThresholds, lanes =
   const why =
     worst === undefined
       ? 'no harness delay was measured'
-      : `${worst[1]} p99 here ${(d[worst[0]] as number).toFixed(1)} ms = ${((d[worst[0]] as number) / k).toFixed(2)} model-ms against fidelity.${worst[0]} = ${t[worst[0]]} ms`;
+      : `${worst[1]} p99 here ${(d[worst[0]] as number).toFixed(1)} ms = ${((d[worst[0]] as number) / k).toFixed(2)} model-ms (${((AUTO_HOST_DRIFT * (d[worst[0]] as number)) / k).toFixed(2)} at a ${AUTO_HOST_DRIFT}× higher reading) against fidelity.${worst[0]} = ${t[worst[0]]} ms`;
   const of = lanes > 1 ? `, the worst of ${lanes} lanes measured at once` : '';
   const above =
-    found === undefined ? ` (still above ${AUTO_MARGIN * 100} % of it at the ladder's largest k)` : '';
+    found === undefined
+      ? ` (at a ${AUTO_HOST_DRIFT}× higher reading still above ${AUTO_MARGIN * 100} % of it at the ladder's largest k)`
+      : '';
   const near =
-    repeatK === undefined
+    readingK === undefined
       ? ''
-      : `; near its bound: a reading ${AUTO_HOST_DRIFT}× higher, as the same machine may give on another run, would take ${repeatK}: give --time-scale ${repeatK} where the choice must repeat`;
+      : `; the reading alone would allow ${readingK}, but this machine may read ${AUTO_HOST_DRIFT}× higher on the run that follows, and ${k} holds that too`;
   return {
     k,
     delays: d,
     quiet: found !== undefined,
-    ...(repeatK === undefined ? {} : { repeatK }),
+    ...(readingK === undefined ? {} : { readingK }),
     lanes,
     reason: `time scale ${k}: ${why}${of}${above}${near}`,
   };

@@ -127,33 +127,35 @@ describe('dilatePoint', () => {
 
 describe('"auto": the smallest k at which the harness is quiet', () => {
   const t = FIDELITY_DEFAULTS;
-  const quiet = { sendLagP99Ms: 0.3, transitP99Ms: 1, holdOvershootP99Ms: 0.2, responseDelayP99Ms: 1 };
-  it('keeps the undilated clock when every delay is well under its threshold', () => {
+  const quiet = { sendLagP99Ms: 0.3, transitP99Ms: 0.8, holdOvershootP99Ms: 0.2, responseDelayP99Ms: 1 };
+  it('keeps the undilated clock when every delay is well under its threshold, even 1.7× higher', () => {
     expect(chooseTimeScale(quiet, t)).toMatchObject({ k: 1, quiet: true });
   });
-  it('dilates until the loudest delay fits, and says which one it was', () => {
-    const c = chooseTimeScale({ ...quiet, transitP99Ms: 9.8 }, t);
+  it('dilates until the loudest delay fits with room for the next run’s drift, and says which one it was', () => {
+    // 5.5 ms × 1.7 = 9.35 ms: over 0.8 × 2 × 5 = 8 ms at k = 5, under 16 ms at k = 10.
+    const c = chooseTimeScale({ ...quiet, transitP99Ms: 5.5 }, t);
     expect(c.k).toBe(10);
     expect(c.reason).toMatch(
-      /^time scale 10: transit p99 here 9.8 ms = 0.98 model-ms against fidelity.transitP99Ms = 2 ms; /,
+      /^time scale 10: transit p99 here 5.5 ms = 0.55 model-ms \(0.93 at a 1.7× higher reading\) against fidelity.transitP99Ms = 2 ms; /,
     );
   });
-  it('says when its reading sits so near a bound that another run of the same machine may take the next k', () => {
+  it('chooses for the run that follows the probe: a k the reading alone allows, but a worse minute would not, is not taken', () => {
     // 7 ms fits k = 5 (7 ÷ 5 ≤ 0.8 × 2); 1.7 × 7 = 11.9 ms would not, and fits k = 10.
     const near = chooseTimeScale({ ...quiet, transitP99Ms: 7 }, t);
-    expect(near).toMatchObject({ k: 5, repeatK: 10 });
+    expect(near).toMatchObject({ k: 10, readingK: 5 });
     expect(near.reason).toMatch(
-      /; near its bound: a reading 1.7× higher, as the same machine may give on another run, would take 10: give --time-scale 10 where the choice must repeat$/,
+      /; the reading alone would allow 5, but this machine may read 1.7× higher on the run that follows, and 10 holds that too$/,
     );
-    // 4.5 ms fits k = 5 with room for 1.7 × 4.5 = 7.65 ms; the top of the ladder has no larger k to offer.
-    expect(chooseTimeScale({ ...quiet, transitP99Ms: 4.5 }, t).repeatK).toBeUndefined();
-    expect(chooseTimeScale({ ...quiet, transitP99Ms: 9.8 }, t).repeatK).toBe(20);
-    expect(chooseTimeScale({ ...quiet, sendLagP99Ms: 500 }, t).repeatK).toBeUndefined();
+    // 4.5 ms fits k = 5 with room for 1.7 × 4.5 = 7.65 ms: no smaller k to mention.
+    expect(chooseTimeScale({ ...quiet, transitP99Ms: 4.5 }, t)).toMatchObject({ k: 5 });
+    expect(chooseTimeScale({ ...quiet, transitP99Ms: 4.5 }, t).readingK).toBeUndefined();
+    expect(chooseTimeScale({ ...quiet, transitP99Ms: 9.8 }, t)).toMatchObject({ k: 20, readingK: 10 });
+    expect(chooseTimeScale({ ...quiet, sendLagP99Ms: 500 }, t).readingK).toBeUndefined();
   });
   it('takes the ladder top and says so when nothing is quiet enough', () => {
     const c = chooseTimeScale({ ...quiet, sendLagP99Ms: 500 }, t);
     expect(c).toMatchObject({ k: 20, quiet: false });
-    expect(c.reason).toMatch(/still above 80 %/);
+    expect(c.reason).toMatch(/still above 80 % of it at the ladder's largest k/);
   });
   it('ignores what was not measured', () => {
     const none = {
@@ -166,21 +168,21 @@ describe('"auto": the smallest k at which the harness is quiet', () => {
   });
   it('judges lanes measured at once by the worst of each delay, and says how many there were', () => {
     const a = { ...quiet, transitP99Ms: 4.5, sendLagP99Ms: null };
-    const b = { ...quiet, transitP99Ms: 12, holdOvershootP99Ms: 0.1 };
+    const b = { ...quiet, transitP99Ms: 9, holdOvershootP99Ms: 0.1 };
     const w = worstDelays([a, b]);
     expect(w).toEqual({
       sendLagP99Ms: 0.3,
-      transitP99Ms: 12,
+      transitP99Ms: 9,
       holdOvershootP99Ms: 0.2,
       responseDelayP99Ms: 1,
     });
     expect(worstDelays([a]).sendLagP99Ms).toBeNull();
-    // One lane alone fits k = 5 (4.5 ≤ 0.8 × 2 × 5); with the other measured beside it, only k = 10 does.
+    // One lane alone fits k = 5 (1.7 × 4.5 ≤ 0.8 × 2 × 5); with the other measured beside it, only k = 10 does.
     expect(chooseTimeScale(a, t).k).toBe(5);
     const c = chooseTimeScale(w, t, 2);
     expect(c).toMatchObject({ k: 10, lanes: 2 });
     expect(c.reason).toMatch(
-      /^time scale 10: transit p99 here 12.0 ms = 1.20 model-ms against fidelity.transitP99Ms = 2 ms, the worst of 2 lanes measured at once; near its bound/,
+      /^time scale 10: transit p99 here 9.0 ms = 0.90 model-ms \(1.53 at a 1.7× higher reading\) against fidelity.transitP99Ms = 2 ms, the worst of 2 lanes measured at once$/,
     );
   });
 });

@@ -255,7 +255,7 @@ describe('timeScale "auto"', () => {
       const c = r.manifest.timeScaleChoice!;
       expect(c.lanes).toBe(lanes);
       const rule = chooseTimeScale(c.delays as unknown as HarnessDelays, auto.fidelity as FidelityThresholds);
-      expect([c.k, c.repeatK]).toEqual([rule.k, rule.repeatK]);
+      expect([c.k, c.readingK]).toEqual([rule.k, rule.readingK]);
       if (lanes > 1) expect(c.reason).toMatch(`the worst of ${lanes} lanes measured at once`);
       expect(r.outcome.exitCode).toBe(0);
     }
