@@ -42,6 +42,9 @@ export interface ClaimResult {
   evidence: string;
   /** One sentence: the verdict and why (the missing or invalid points named when inconclusive). */
   summary: string;
-  /** Each seed's verdict and notes (not claims.csv columns: the summary and evidence say them). */
-  perSeed: { seed: number; verdict: ClaimVerdict; notes: string[] }[];
+  /**
+   * Each seed's verdict and notes, and the checks it could decide (holds or fails) — what the rows do show
+   * of a claim they cannot decide whole (not claims.csv columns: the summary and evidence say them).
+   */
+  perSeed: { seed: number; verdict: ClaimVerdict; notes: string[]; decided: string[] }[];
 }

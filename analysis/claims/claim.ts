@@ -74,7 +74,12 @@ export function evaluateClaim(def: ClaimDefinition, rows: readonly ClaimRow[], s
   const base = {
     claim: def.claim,
     source,
-    perSeed: js.map((j) => ({ seed: j.seed, verdict: j.verdict, notes: j.notes })),
+    perSeed: js.map((j) => ({
+      seed: j.seed,
+      verdict: j.verdict,
+      notes: j.notes,
+      decided: j.checks.filter((c) => c.verdict !== 'inconclusive').map((c) => `${c.verdict}: ${c.text}`),
+    })),
   };
   if (seeds.length === 0) {
     const why = `no row of source ${source}`;

@@ -17,30 +17,62 @@ export function claimsBlocks(a: RunAnalysis): Block[] {
   const { rows } = claimRowsOfRun(a, readPointsCsv(a.runDir));
   const sources = sourcesOf(rows);
   const results = evaluateClaims(rows, sources);
+  const heading: Block = { kind: 'heading', level: 2, text: "The study's claims" };
+  if (sources.length === 0)
+    return [heading, { kind: 'paragraph', text: 'No rows yet: no claim can be judged.' }];
+  // A matrix that decides nothing says so in one sentence, with what it does show of a claim it decides in
+  // part, instead of a table of `inconclusive`.
+  const decidable = CLAIMS.filter((d) => !lacksPoints(results.filter((r) => r.claim === d.claim)));
+  if (decidable.length === 0) {
+    const partial = partialLines(results);
+    return [
+      heading,
+      {
+        kind: 'paragraph',
+        text: `This matrix can decide none of the study's seven claims: experiments/confirm.json has the points for claims 1–6 and experiments/delay-sweep.json for claim 7 (\`hedgebench claims\` judges a run of either).${partial.length > 0 ? ' What its points do show:' : ''}`,
+      },
+      ...(partial.length > 0 ? [{ kind: 'list', items: partial } as Block] : []),
+    ];
+  }
   const cell = (claim: number, s: string) => {
     const r = results.find((x) => x.claim === claim && x.source === s);
     return r ? verdictCell(r) : '—';
   };
   return [
-    { kind: 'heading', level: 2, text: "The study's claims" },
+    heading,
     {
       kind: 'paragraph',
       text: 'Each conclusion of the simulated study, checked on every source of this run: `holds`, `fails`, or `inconclusive` (a needed point is missing, invalid, its collapse undecided, or the intervals straddle the claim\'s boundary). The rules and the evidence: `hedgebench claims` and claims.csv; results/README.md says what "better" and "same result" mean.',
     },
-    sources.length === 0
-      ? { kind: 'paragraph', text: 'No rows yet: no claim can be judged.' }
-      : {
-          kind: 'table',
-          head: ['claim', 'the study says', ...sources],
-          rows: CLAIMS.map((d) => [
-            `${d.claim} ${d.title}`,
-            d.statement,
-            ...sources.map((s) => cell(d.claim, s)),
-          ]),
-        },
+    {
+      kind: 'table',
+      head: ['claim', 'the study says', ...sources],
+      rows: decidable.map((d) => [
+        `${d.claim} ${d.title}`,
+        d.statement,
+        ...sources.map((s) => cell(d.claim, s)),
+      ]),
+    },
     { kind: 'list', items: claimLines(results) },
     { kind: 'paragraph', text: seedLine(results) },
   ];
+}
+
+/** Whether every source of a claim is inconclusive for want of points (the matrix has none of its points). */
+function lacksPoints(mine: readonly ClaimResult[]): boolean {
+  return mine.length > 0 && mine.every((r) => r.verdict === 'inconclusive' && LACKS_POINTS.test(r.summary));
+}
+
+/** For each claim the matrix decides only in part, the checks it could decide, per source. */
+function partialLines(results: readonly ClaimResult[]): string[] {
+  const out: string[] = [];
+  for (const d of CLAIMS) {
+    for (const r of results.filter((x) => x.claim === d.claim)) {
+      const shown = [...new Set(r.perSeed.flatMap((s) => s.decided))];
+      if (shown.length > 0) out.push(`claim ${d.claim} (${d.title}), ${r.source}: ${shown.join('; ')}`);
+    }
+  }
+  return out;
 }
 
 /** The preset whose points decide a claim (experiments/). */
@@ -56,9 +88,7 @@ export function claimLines(results: readonly ClaimResult[]): string[] {
   const out: string[] = [];
   for (const d of CLAIMS) {
     const mine = results.filter((r) => r.claim === d.claim);
-    const undecidable =
-      mine.length > 0 && mine.every((r) => r.verdict === 'inconclusive' && LACKS_POINTS.test(r.summary));
-    if (undecidable) {
+    if (lacksPoints(mine)) {
       out.push(`claim ${d.claim}: this matrix lacks the points it needs; ${presetOf(d.claim)} decides it`);
       continue;
     }

@@ -8,7 +8,11 @@ import { isRelativeMargin, type MarginMetric, type Margins } from '../../model/i
 import { detectableDifference } from './equivalence.ts';
 import { METRIC_DECIMALS } from './verdict.ts';
 
-/** The metric's name as the headline says it. */
+/** The metric's name in a sentence (`requests per call`). */
+export function metricWords(m: MarginMetric): string {
+  return SAID[m];
+}
+
 const SAID: Readonly<Record<MarginMetric, string>> = {
   p50: 'p50',
   p99: 'p99',

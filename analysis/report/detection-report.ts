@@ -4,7 +4,7 @@
 
 import { formatLoad, type Metric } from '../../contract/index.ts';
 import type { MarginMetric } from '../../model/index.ts';
-import { agreementLine, detectable, marginText } from '../judge/agreement.ts';
+import { detectable, marginText } from '../judge/agreement.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { configLabel } from './point-label.ts';
@@ -39,13 +39,6 @@ export function detectionBlocks(a: RunAnalysis): Block[] {
   ]);
   return [
     { kind: 'heading', level: 2, text: DETECTION_HEADING },
-    {
-      kind: 'paragraph',
-      text: `**${agreementLine(
-        a.points.flatMap((p) => p.rows),
-        a.margins,
-      )}.**`,
-    },
     {
       kind: 'paragraph',
       text: 'Each cell is the smallest difference between model and measurement that this point would have called a divergence: the margin plus the half-width of the 95 % interval of the difference — a fraction of the simulated value for a latency, absolute for a rate. A cell near its margin means the measurement pins the model down as tightly as the margin asks; ∞ = an interval open at one end.',
