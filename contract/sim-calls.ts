@@ -27,9 +27,9 @@ export interface SimCalls {
   latencyMs: Float64Array;
   /** Index into CALL_OUTCOMES: 0 ok, 1 rejected, 2 failed. */
   outcome: Uint8Array;
-  attempts: Float64Array;
-  skipped: Float64Array;
-  winner: Float64Array;
+  attempts: Uint8Array;
+  skipped: Uint8Array;
+  winner: Uint8Array;
   /** Worker time of the call's attempts: served ones whole, cancelled ones until they left a worker. */
   busyMs: Float64Array;
 }
@@ -41,9 +41,9 @@ export function emptySimCalls(n: number): SimCalls {
     call: new Float64Array(n),
     latencyMs: new Float64Array(n),
     outcome: new Uint8Array(n),
-    attempts: new Float64Array(n),
-    skipped: new Float64Array(n),
-    winner: new Float64Array(n),
+    attempts: new Uint8Array(n),
+    skipped: new Uint8Array(n),
+    winner: new Uint8Array(n),
     busyMs: new Float64Array(n),
   };
 }

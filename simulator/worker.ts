@@ -20,12 +20,19 @@ const port = parentPort;
 if (port !== null) {
   port.on('message', (req: WorkerRequest) => {
     let reply: WorkerReply;
+    const transfer: ArrayBuffer[] = [];
     try {
-      reply = { index: req.index, result: runPoint(req.point, req.options) };
+      const result = runPoint(req.point, req.options);
+      // Per-call records (megabytes a point) move to the parent instead of being copied.
+      const c = result.calls;
+      if (c !== undefined)
+        for (const a of [c.call, c.latencyMs, c.outcome, c.attempts, c.skipped, c.winner, c.busyMs])
+          transfer.push(a.buffer as ArrayBuffer);
+      reply = { index: req.index, result };
     } catch (err) {
       const e = err as { message?: string; code?: string };
       reply = { index: req.index, error: { message: e.message ?? String(err), code: e.code } };
     }
-    port.postMessage(reply);
+    port.postMessage(reply, transfer);
   });
 }

@@ -3,6 +3,7 @@
 // `withoutHarness`), its worker time the model's service draw of each served attempt: what the model
 // predicts, with what the wall clock added taken out call by call.
 
+import type { SimCalls } from '../../contract/index.ts';
 import { OUTCOME_CODE, type RawAttempts, type RawCalls } from '../read/raw-files.ts';
 import type { Attribution } from './attribution.ts';
 
@@ -13,7 +14,7 @@ export interface CallTable {
   /** 1 when the call succeeded (only those have a latency in the percentiles). */
   ok: Uint8Array;
   latencyMs: Float64Array;
-  attempts: Float64Array;
+  attempts: ArrayLike<number>;
   rejected: Uint8Array;
   /** Worker time of the call's attempts; null when the side has no record of it. */
   busyMs: Float64Array | null;
@@ -22,14 +23,7 @@ export interface CallTable {
 }
 
 /** The simulated side: the simulator's per-call records as they are (contract/sim-calls.ts). */
-export function simCallTable(c: {
-  n: number;
-  call: Float64Array;
-  latencyMs: Float64Array;
-  outcome: Uint8Array;
-  attempts: Float64Array;
-  busyMs: Float64Array;
-}): CallTable {
+export function simCallTable(c: SimCalls): CallTable {
   const ok = new Uint8Array(c.n);
   const rejected = new Uint8Array(c.n);
   for (let i = 0; i < c.n; i++) {
