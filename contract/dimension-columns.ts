@@ -82,6 +82,9 @@ export function csvBodyWithDims(
   return body === null ? null : { body, dims: names as DimensionColumn[] };
 }
 
+// A cell of a `number-or-string` dimension that reads as a number (`20`, `10.5`; not `p95`).
+const NUMBER = /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i;
+
 /** Reads the dimension cells that follow a row's base cells. */
 export function parseDimCells(columns: readonly DimensionColumn[], cells: readonly string[]): DimCells {
   const out: Record<string, number | string> = {};
@@ -89,7 +92,8 @@ export function parseDimCells(columns: readonly DimensionColumn[], cells: readon
     const raw = cells[i] ?? '';
     if (raw === '') return;
     const spec = DIMENSIONS.find((d) => d.column === c)!;
-    out[c] = spec.kind === 'number' ? Number(raw) : raw;
+    out[c] =
+      spec.kind === 'number' || (spec.kind === 'number-or-string' && NUMBER.test(raw)) ? Number(raw) : raw;
   });
   return out as DimCells;
 }

@@ -82,7 +82,12 @@ export {
 } from './manifest.ts';
 export { percentileOf, percentileOfSorted } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
-export type { PointRow, PointSource } from './point-row.ts';
+export {
+  OPTIONAL_POINT_COLUMNS,
+  type OptionalPointColumn,
+  type PointRow,
+  type PointSource,
+} from './point-row.ts';
 export {
   checkPointSpec,
   type FieldLabel,
@@ -123,8 +128,10 @@ export {
   attemptFields,
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
+  CALL_HEDGED_ON_ERROR_FIELD,
   type CallOutcome,
   type CallRecord,
+  callFields,
 } from './records.ts';
 export { pointRedisKeys, redisKeys } from './redis-keys.ts';
 export { RowBuilder, type RowContext } from './row-builder.ts';
@@ -139,4 +146,12 @@ export {
   simCallsPath,
 } from './sim-calls.ts';
 export { type TargetConfig, type TargetConfigPatch, targetConfigSchema } from './target-config.ts';
-export { formatWorkReply, parseWorkReply, serverMsOfReply, type WorkReply } from './work-reply.ts';
+export {
+  formatPushbackMs,
+  formatWorkReply,
+  PUSHBACK_HEADER,
+  parsePushbackMs,
+  parseWorkReply,
+  serverMsOfReply,
+  type WorkReply,
+} from './work-reply.ts';

@@ -108,7 +108,14 @@ export interface Manifest {
 const dimsSchema = z
   .object(
     Object.fromEntries(
-      DIMENSIONS.map((d) => [d.field, d.kind === 'number' ? z.number().optional() : z.string().optional()]),
+      DIMENSIONS.map((d) => [
+        d.field,
+        d.kind === 'number'
+          ? z.number().optional()
+          : d.kind === 'string'
+            ? z.string().optional()
+            : z.union([z.number(), z.string()]).optional(),
+      ]),
     ),
   )
   .strict() as unknown as z.ZodType<PointDims>;

@@ -32,6 +32,15 @@ export const POINT_COLUMNS = [
 
 export type PointColumn = (typeof POINT_COLUMNS)[number];
 
+/**
+ * Columns written after the base ones (before the dimensions) only when some row of the file has a value,
+ * so a file whose points use none of what they measure is byte-identical to one written before they existed.
+ * `hedged_on_error_rate`: calls that started a hedge because an attempt failed (model countsHedgesOnError).
+ */
+export const OPTIONAL_POINT_COLUMNS = ['hedged_on_error_rate'] as const;
+
+export type OptionalPointColumn = (typeof OPTIONAL_POINT_COLUMNS)[number];
+
 /** Where a row comes from: the simulator, the real harness, or the simulator with the measured network. */
 export type PointSource = 'sim' | 'real' | 'sim+net';
 
@@ -60,4 +69,9 @@ export interface PointRow extends DimCells {
   collapsed: boolean;
   send_lag_p99_ms: number | null;
   valid: boolean;
+  /**
+   * Measured calls that started at least one hedge because an attempt failed / measured calls (the rest of
+   * `hedge_rate` hedged because the delay elapsed); absent or null = not counted for this point.
+   */
+  hedged_on_error_rate?: number | null;
 }

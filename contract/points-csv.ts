@@ -10,7 +10,12 @@ import {
 } from './dimension-columns.ts';
 import { PointsCsvError } from './errors.ts';
 import { LATENCY_METRICS } from './latency-metrics.ts';
-import { POINT_COLUMNS, type PointRow } from './point-row.ts';
+import {
+  OPTIONAL_POINT_COLUMNS,
+  type OptionalPointColumn,
+  POINT_COLUMNS,
+  type PointRow,
+} from './point-row.ts';
 
 const DECIMALS: Partial<Record<keyof PointRow, number>> = {
   load: 2,
@@ -25,10 +30,11 @@ const DECIMALS: Partial<Record<keyof PointRow, number>> = {
   failed_rate: 5,
   utilization: 4,
   send_lag_p99_ms: 3,
+  hedged_on_error_rate: 5,
 };
 
 /** Formats one cell of a points.csv row. */
-function cell(row: PointRow, col: (typeof POINT_COLUMNS)[number]): string {
+function cell(row: PointRow, col: (typeof POINT_COLUMNS)[number] | OptionalPointColumn): string {
   const v = row[col];
   if (v === null || v === undefined) return '';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
@@ -43,27 +49,47 @@ function cell(row: PointRow, col: (typeof POINT_COLUMNS)[number]): string {
 /** The base header line of points.csv (no newline); a file that uses extra dimensions appends their columns. */
 export const POINTS_HEADER = POINT_COLUMNS.join(',');
 
-const baseLine = (row: PointRow) => POINT_COLUMNS.map((c) => cell(row, c)).join(',');
-
-/** One row as a CSV line (no newline), with the dimension columns it uses. */
-export function formatPointRow(row: PointRow): string {
-  return lineWithDims(baseLine(row), row, usedDimColumns([row]));
+/** The optional columns some row has a value in, in their order. */
+function usedOptional(rows: readonly PointRow[]): OptionalPointColumn[] {
+  return OPTIONAL_POINT_COLUMNS.filter((c) => rows.some((r) => r[c] != null));
 }
 
-/** A whole points.csv (header + rows, trailing newline), with the dimension columns its rows use. */
+/** The base cells of a row and then the given optional ones. */
+const baseLineWith = (optional: readonly OptionalPointColumn[]) => (row: PointRow) =>
+  [...POINT_COLUMNS.map((c) => cell(row, c)), ...optional.map((c) => cell(row, c))].join(',');
+
+/** One row as a CSV line (no newline), with the optional and dimension columns it uses. */
+export function formatPointRow(row: PointRow): string {
+  return lineWithDims(baseLineWith(usedOptional([row]))(row), row, usedDimColumns([row]));
+}
+
+/** A whole points.csv (header + rows, trailing newline), with the optional and dimension columns its rows use. */
 export function formatPointsCsv(rows: readonly PointRow[]): string {
-  return csvFileWithDims(POINTS_HEADER, rows, baseLine);
+  const optional = usedOptional(rows);
+  return csvFileWithDims([POINTS_HEADER, ...optional].join(','), rows, baseLineWith(optional));
+}
+
+// The optional columns a header has after the base ones (a prefix of OPTIONAL_POINT_COLUMNS' order).
+function optionalInHeader(text: string): OptionalPointColumn[] {
+  const header = text.slice(0, text.indexOf('\n') >>> 0);
+  if (!header.startsWith(`${POINTS_HEADER},`)) return [];
+  const names = header.slice(POINTS_HEADER.length + 1).split(',');
+  const out: OptionalPointColumn[] = [];
+  for (const c of OPTIONAL_POINT_COLUMNS) if (names[out.length] === c) out.push(c);
+  return out;
 }
 
 /** Parses a points.csv back into rows (empty cells become null). */
 export function parsePointsCsv(text: string): PointRow[] {
-  const file = csvBodyWithDims(text, POINTS_HEADER);
+  const optional = optionalInHeader(text);
+  const file = csvBodyWithDims(text, [POINTS_HEADER, ...optional].join(','));
   if (file === null) {
     throw new PointsCsvError(
-      `points.csv: the header must be exactly "${POINTS_HEADER}", optionally followed by dimension columns`,
+      `points.csv: the header must be exactly "${POINTS_HEADER}", optionally followed by ${OPTIONAL_POINT_COLUMNS.join(', ')} and dimension columns`,
     );
   }
   const { body, dims } = file;
+  const base = POINT_COLUMNS.length + optional.length;
   return body.map((cells) => {
     const row: Record<string, unknown> = {};
     POINT_COLUMNS.forEach((col, i) => {
@@ -72,6 +98,10 @@ export function parsePointsCsv(text: string): PointRow[] {
       else if (col === 'collapsed' || col === 'valid') row[col] = raw === 'true';
       else row[col] = raw === '' ? null : Number(raw);
     });
-    return { ...row, ...parseDimCells(dims, cells.slice(POINT_COLUMNS.length)) } as PointRow;
+    optional.forEach((col, j) => {
+      const raw = cells[POINT_COLUMNS.length + j] ?? '';
+      row[col] = raw === '' ? null : Number(raw);
+    });
+    return { ...row, ...parseDimCells(dims, cells.slice(base)) } as PointRow;
   });
 }

@@ -29,6 +29,11 @@ export interface CallRecord {
    * attempt won): with the server's times of that attempt it splits the latency into its parts.
    */
   winnerWrittenMs: number;
+  /**
+   * Hedges started because an attempt failed (library CallState.hedgedOnError), not because the delay
+   * elapsed; present only for points that count them (model countsHedgesOnError), else undefined.
+   */
+  hedgedOnError?: number;
 }
 
 /** One attempt as the target server saw it. Times in ms on the server's monotonic clock. */
@@ -66,6 +71,18 @@ export const CALL_FIELDS = [
 
 /** Columns a calls file written before attribution lacks (readers accept both). */
 export const CALL_FIELDS_ADDED = ['winner_written_ms'] as const;
+
+/**
+ * The column a calls record gains, last, when its point counts hedges started on error (model
+ * countsHedgesOnError: failures in the model, or `loneFailure: 'hedge-now'`). Other points have no such
+ * column, so their files stay as they were, and readers take files with and without it.
+ */
+export const CALL_HEDGED_ON_ERROR_FIELD = 'hedged_on_error';
+
+/** Column order of a point's calls records: CALL_FIELDS, then `hedged_on_error` when the point counts it. */
+export function callFields(hedgedOnError: boolean): readonly string[] {
+  return hedgedOnError ? [...CALL_FIELDS, CALL_HEDGED_ON_ERROR_FIELD] : CALL_FIELDS;
+}
 
 /** Column order of raw/<slug>.attempts.csv and of the attempts stream's single `r` field. */
 export const ATTEMPT_FIELDS = [

@@ -15,6 +15,11 @@ import type { CallOutcome } from './records.ts';
 export type RowContext = Pick<PointRow, 'config' | 'load' | 'cancellation' | 'seed' | 'source' | 'calls'> & {
   workers: number;
   dims?: PointDims;
+  /**
+   * The point counts hedges started on error (model countsHedgesOnError): the row then has
+   * `hedged_on_error_rate`; absent or false = the row as it was before that column existed.
+   */
+  countsHedgesOnError?: boolean;
 };
 
 /** What is known only at the end of a point. */
@@ -38,12 +43,26 @@ export class RowBuilder {
   private skipped = 0;
   private rejected = 0;
   private failed = 0;
+  private hedgedOnError = 0;
+  /** False once a call's count of hedges on error was unknown (NaN: a calls file without the column). */
+  private hedgedOnErrorKnown = true;
 
   constructor(readonly ctx: RowContext) {}
 
-  /** Adds one measured call. Latency of ok calls only goes into the histogram. */
-  addCall(latencyMs: number, outcome: CallOutcome, attempts: number, skipped: number): void {
+  /**
+   * Adds one measured call. Latency of ok calls only goes into the histogram. `hedgedOnError` (the call's
+   * hedges started because an attempt failed) counts only for a point that counts them (ctx).
+   */
+  addCall(
+    latencyMs: number,
+    outcome: CallOutcome,
+    attempts: number,
+    skipped: number,
+    hedgedOnError = 0,
+  ): void {
     this.measured++;
+    if (hedgedOnError > 0) this.hedgedOnError++;
+    else if (Number.isNaN(hedgedOnError)) this.hedgedOnErrorKnown = false;
     this.attempts += attempts;
     if (attempts > 1) this.hedged++;
     if (skipped > 0) this.skipped++;
@@ -88,6 +107,9 @@ export class RowBuilder {
       collapsed: end.collapsed,
       send_lag_p99_ms: end.sendLagP99Ms,
       valid: end.valid,
+      ...(ctx.countsHedgesOnError === true
+        ? { hedged_on_error_rate: this.hedgedOnErrorKnown ? rate(this.hedgedOnError) : null }
+        : {}),
       ...dimCellsOf(ctx.dims),
     };
   }

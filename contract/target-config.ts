@@ -25,6 +25,16 @@ const modelPatch = z
         z.object({ kind: z.literal('constant'), ms: z.number().positive().max(60_000) }).strict(),
       ])
       .nullable(),
+    // The model's failures and pushback (model/attempt-failure.ts), in model ms: the target dilates them.
+    errorProb: z.number().min(0, 'must be in [0, 1)').lt(1, 'must be in [0, 1)'),
+    errorMs: z.number().min(0, 'must be ≥ 0 (ms)').max(60_000, 'must be ≤ 60000 ms'),
+    errorCorrelation: z.number().min(0, 'must be in [0, 1]').max(1, 'must be in [0, 1]'),
+    pushback: z
+      .object({
+        queueAbove: z.number().int('must be a whole number').min(0, 'must be ≥ 0'),
+        ms: z.number().positive('must be > 0 (ms)').max(60_000, 'must be ≤ 60000 ms'),
+      })
+      .strict(),
   })
   .partial()
   .strict();

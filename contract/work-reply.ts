@@ -1,5 +1,6 @@
 // The body of a 200 reply to GET /work: what the target server measured for the attempt. The target writes
-// it and the load generator's HTTP transport reads it; both take this file's writer and reader.
+// it and the load generator's HTTP transport reads it; both take this file's writer and reader. Also the
+// pushback a reply may carry (a header over HTTP, trailing metadata over gRPC), written and read here alike.
 
 import { WorkReplyError } from './errors.ts';
 
@@ -58,4 +59,24 @@ export function serverMsOfReply(text: string): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * The header (HTTP) and trailing-metadata key (gRPC) of a reply that asks the client for no hedges for that
+ * long: wall-clock ms, a number > 0 (the model's pushback rule, dilated). Not gRPC's own
+ * `grpc-retry-pushback-ms`, which grpc-js's retry machinery would act on by itself.
+ */
+export const PUSHBACK_HEADER = 'hedgebench-pushback-ms';
+
+/** A pushback value as the header carries it. */
+export function formatPushbackMs(ms: number): string {
+  return String(ms);
+}
+
+/** A header's or metadata's pushback in ms; undefined when absent or not a finite number > 0. */
+export function parsePushbackMs(value: unknown): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (typeof text !== 'string' && !(text instanceof Uint8Array)) return undefined;
+  const ms = Number(typeof text === 'string' ? text : new TextDecoder().decode(text));
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }

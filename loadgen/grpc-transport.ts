@@ -12,6 +12,7 @@
 import { connect as netConnect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import { PUSHBACK_HEADER, parsePushbackMs } from '../contract/index.ts';
 import { GRPC_PING_PATH, GRPC_SERVICE, GRPC_WORK_PATH, grpcJson, type WorkReply } from '../runtime/index.ts';
 import {
   AttemptFailedError,
@@ -36,6 +37,8 @@ export interface GrpcTransportOptions {
   onFailed?: (reason: string) => void;
   /** Called with the attempt number the server says it served (grpc-js numbers its hedges itself). */
   onServed?: (call: number, attempt: number) => void;
+  /** Read each call's trailing `hedgebench-pushback-ms` into the outcome's `pushbackMs` (default false). */
+  readPushback?: boolean;
 }
 
 /** A gRPC transport over one channel to `options.address`. */
@@ -44,6 +47,7 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
   const now = options.now ?? (() => performance.now());
   const serverTiming = options.serverTiming ?? false;
   const { onWritten, onFailed, onServed } = options;
+  const readPushback = options.readPushback ?? false;
   const hedgedByChannel = options.serviceConfig !== undefined;
   const client = new Client(options.address, credentials.createInsecure(), {
     ...(hedgedByChannel ? { 'grpc.service_config': options.serviceConfig, 'grpc.enable_retries': 1 } : {}),
@@ -58,6 +62,8 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
     done: (o: AttemptOutcome) => void,
   ) => {
     let ended = false;
+    // With readPushback: a reply waiting for its trailers (the 'status' event below).
+    let replied: { value: number } | null = null;
     state.inflight++;
     if (call >= 0) onWritten?.(call, attempt, now());
     const c = client.makeUnaryRequest(
@@ -75,17 +81,29 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
         if (err) {
           const reason = failureReason(err);
           onFailed?.(reason);
-          done({
-            ok: false,
-            error: Object.assign(new AttemptFailedError(reason, { cause: err }), { grpcCode: err.code }),
-          });
+          // A failure of the model arrives as UNAVAILABLE: an ordinary failure, its status in grpcCode.
+          const error = Object.assign(new AttemptFailedError(reason, { cause: err }), { grpcCode: err.code });
+          const pushbackMs = readPushback ? pushbackOf(err.metadata) : undefined;
+          done(pushbackMs === undefined ? { ok: false, error } : { ok: false, error, pushbackMs });
           return;
         }
         const r = reply as WorkReply;
         if (call >= 0 && typeof r?.attempt === 'number') onServed?.(call, r.attempt);
-        done({ ok: true, value: serverTiming ? r.queueMs + r.serviceMs : Number.NaN });
+        const value = serverTiming ? r.queueMs + r.serviceMs : Number.NaN;
+        // A reply's trailers come with the 'status' event, which grpc-js emits right after this callback.
+        if (readPushback) replied = { value };
+        else done({ ok: true, value });
       },
     );
+    if (readPushback) {
+      c.on('status', (st: { metadata?: Metadata }) => {
+        if (replied === null) return; // a failure (answered above) or a cancel
+        const { value } = replied;
+        replied = null;
+        const pushbackMs = st.metadata === undefined ? undefined : pushbackOf(st.metadata);
+        done(pushbackMs === undefined ? { ok: true, value } : { ok: true, value, pushbackMs });
+      });
+    }
     return (): void => {
       if (ended) return;
       ended = true;
@@ -117,6 +135,12 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
     },
     destroy: async () => client.close(),
   };
+}
+
+// The pushback in a call's trailing metadata (contract/work-reply.ts), or undefined.
+function pushbackOf(metadata: Metadata | undefined): number | undefined {
+  const v = metadata?.get(PUSHBACK_HEADER);
+  return v === undefined || v.length === 0 ? undefined : parsePushbackMs(String(v[0]));
 }
 
 /** Why an attempt failed, short enough to count: the status name, and what to fix when it is the wrong service. */

@@ -13,7 +13,7 @@
 import { connect as netConnect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { serverMsOfReply } from '../contract/index.ts';
+import { PUSHBACK_HEADER, parsePushbackMs, serverMsOfReply } from '../contract/index.ts';
 import { ConnectionPool, type PooledHandler } from './connection-pool.ts';
 import { AttemptFailedError, LoadgenConfigError, TargetUnreachableError } from './errors.ts';
 
@@ -39,10 +39,21 @@ export interface TransportOptions {
   onWritten?: (call: number, attempt: number, atMs: number) => void;
   /** Called with the reason of every failed attempt (cancelled attempts are not failures). */
   onFailed?: (reason: string) => void;
+  /**
+   * Read each response's pushback header (`hedgebench-pushback-ms`, contract/work-reply.ts) into the outcome's
+   * `pushbackMs` (default false: the header is not looked for, as when no budget honours pushback).
+   */
+  readPushback?: boolean;
 }
 
-/** How an attempt ended: ok with the server-reported time (NaN unless serverTiming), or failed. */
-export type AttemptOutcome = { ok: true; value: number } | { ok: false; error: AttemptFailedError };
+/**
+ * How an attempt ended: ok with the server-reported time (NaN unless serverTiming), or failed (any non-2xx:
+ * the target's 503 for a failure of the model is an ordinary failure the winner rule sees). `pushbackMs`,
+ * when the server sent one and `readPushback` is on: no hedges for this long, wall ms.
+ */
+export type AttemptOutcome =
+  | { ok: true; value: number; pushbackMs?: number }
+  | { ok: false; error: AttemptFailedError; pushbackMs?: number };
 
 /** Cancels an attempt; its `done` is then never called. */
 export type CancelAttempt = (reason?: unknown) => void;
@@ -80,6 +91,7 @@ export function createTransport(options: TransportOptions): Transport {
   const serverTiming = options.serverTiming ?? false;
   const onWritten = options.onWritten;
   const onFailed = options.onFailed;
+  const readPushback = options.readPushback ?? false;
   const now = options.now ?? (() => performance.now());
   const pool = new ConnectionPool({
     origin,
@@ -97,6 +109,7 @@ export function createTransport(options: TransportOptions): Transport {
     private abort: ((err?: Error) => void) | null = null;
     private written = false;
     private status = 0;
+    private pushbackMs: number | undefined = undefined;
     private readonly chunks: Buffer[] | null = serverTiming ? [] : null;
 
     constructor(
@@ -121,8 +134,9 @@ export function createTransport(options: TransportOptions): Transport {
       }
     }
 
-    onHeaders(statusCode: number): boolean {
+    onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
       this.status = statusCode;
+      if (readPushback) this.pushbackMs = pushbackOf(rawHeaders);
       return true;
     }
 
@@ -139,7 +153,9 @@ export function createTransport(options: TransportOptions): Transport {
         this.fail(`HTTP ${this.status}`);
         return;
       }
-      this.done({ ok: true, value: this.chunks === null ? Number.NaN : serverMs(this.chunks) });
+      const value = this.chunks === null ? Number.NaN : serverMs(this.chunks);
+      const pushbackMs = this.pushbackMs;
+      this.done(pushbackMs === undefined ? { ok: true, value } : { ok: true, value, pushbackMs });
     }
 
     onError(err: Error): void {
@@ -173,10 +189,9 @@ export function createTransport(options: TransportOptions): Transport {
 
     private fail(reason: string, cause?: Error): void {
       onFailed?.(reason);
-      this.done({
-        ok: false,
-        error: new AttemptFailedError(reason, cause === undefined ? undefined : { cause }),
-      });
+      const error = new AttemptFailedError(reason, cause === undefined ? undefined : { cause });
+      const pushbackMs = this.pushbackMs;
+      this.done(pushbackMs === undefined ? { ok: false, error } : { ok: false, error, pushbackMs });
     }
   }
 
@@ -239,6 +254,17 @@ function probeTcp(url: URL, timeoutMs: number, target: string): Promise<void> {
       resolve();
     });
   });
+}
+
+// The pushback header among undici's raw headers (name, value, name, value …), or undefined.
+function pushbackOf(rawHeaders: Buffer[]): number | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === PUSHBACK_HEADER.length && name.toString('latin1').toLowerCase() === PUSHBACK_HEADER) {
+      return parsePushbackMs(rawHeaders[i + 1]!.toString('latin1'));
+    }
+  }
+  return undefined;
 }
 
 // The target's reply (contract/work-reply.ts): the time the server accounts for is queueMs + serviceMs.

@@ -4,7 +4,7 @@
 
 import { callLine, LatencyHistogram } from '../contract/index.ts';
 import type { CallState, Cancel, Clock, Operation, Outcome, Pipeline } from '../library/index.ts';
-import { warmupCalls } from '../model/index.ts';
+import { countsHedgesOnError, honoursPushback, warmupCalls } from '../model/index.ts';
 import { AttemptFailedError } from './errors.ts';
 import type { Transport } from './http-transport.ts';
 import type { ResolvedOptions } from './options.ts';
@@ -52,6 +52,8 @@ export class PointRun {
   readonly transport: Transport;
   /** With several replicas: the per-replica view of `transport`. */
   readonly replicas: ReplicaTransport | null;
+  /** The point's call records carry each call's hedges on error (model countsHedgesOnError). */
+  private readonly countsHedgesOnError: boolean;
   private readonly inflightCalls = new Map<number, Cancel>();
   private readonly runCall: Operation<number>;
   private readonly pipe: Pipeline;
@@ -97,7 +99,10 @@ export class PointRun {
       onFailed: (reason: string) => {
         this.attemptFailures[reason] = (this.attemptFailures[reason] ?? 0) + 1;
       },
+      // Only a budget that honours pushback needs the responses' pushback header read.
+      readPushback: honoursPushback(o.config),
     };
+    this.countsHedgesOnError = countsHedgesOnError(o.config, o.model);
     const built = createPointTransport(o, R, common, (call, attempt) => {
       if (this.served !== null) this.served[call] = attempt;
     });
@@ -254,8 +259,20 @@ export class PointRun {
       const w = cs.winner;
       const winnerWritten =
         w >= 1 && w <= this.attemptStride ? this.writtenAt[i * this.attemptStride + w - 1] : Number.NaN;
+      const onError = this.countsHedgesOnError ? cs.hedgedOnError : undefined;
       this.sink?.add(
-        callLine(i, this.intended[i], lag, latency, outcome, cs.attempts, cs.skipped, w, winnerWritten),
+        callLine(
+          i,
+          this.intended[i],
+          lag,
+          latency,
+          outcome,
+          cs.attempts,
+          cs.skipped,
+          w,
+          winnerWritten,
+          onError,
+        ),
       );
       this.o.onCall?.({
         call: i,
@@ -267,6 +284,7 @@ export class PointRun {
         skipped: cs.skipped,
         winner: w,
         winnerWrittenMs: winnerWritten,
+        ...(onError === undefined ? {} : { hedgedOnError: onError }),
       });
     }
     if (this.sendingEnded && this.inflightCalls.size === 0) this.end();

@@ -10,7 +10,7 @@ import { createReplicaTransport, type ReplicaTransport } from './replica-transpo
 
 /** What every transport of the point reports to the point (its clock and its write and failure hooks). */
 export type PointTransportHooks = Required<
-  Pick<TransportOptions, 'serverTiming' | 'now' | 'onWritten' | 'onFailed'>
+  Pick<TransportOptions, 'serverTiming' | 'now' | 'onWritten' | 'onFailed' | 'readPushback'>
 >;
 
 /** The point's transport: every replica's as one (`transport`), and the per-replica view when R > 1. */

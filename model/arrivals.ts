@@ -1,16 +1,17 @@
 // The open-loop Poisson arrival schedule: call i's intended start is a pure function of (seed, i, rate),
 // identical in the simulator and the real load generator, whatever the service does.
 
+import { meanHoldMs } from './attempt-failure.ts';
 import type { ModelParams } from './params.ts';
 import { STREAM, uniformOpen } from './rng.ts';
-import { meanServiceMs } from './service-time.ts';
 
 /**
  * λ in calls per ms for a load ρ = λ·E[S]/(R·workers) (the utilisation without hedging): with R replicas the
- * load is against the total capacity.
+ * load is against the total capacity. With failures E[S] is the mean hold (a failing attempt's errorMs in
+ * place of its service draw); without them it is the service mean itself.
  */
 export function arrivalRatePerMs(load: number, params: ModelParams, replicas = 1): number {
-  return (load * params.workers * replicas) / meanServiceMs(params);
+  return (load * params.workers * replicas) / meanHoldMs(params);
 }
 
 /**

@@ -84,6 +84,7 @@ function a6Pipeline(config: HedgeConfig, clock: Clock, prefix: string): Pipeline
     maxAttempts: g.maxAttempts,
     hedgingDelayMs: g.hedgingDelayMs,
     nonFatalStatusCodes: codes,
+    statusOf: grpcStatusOf,
     ...(g.throttleHedges === undefined ? {} : { throttleHedges: g.throttleHedges }),
     ...(config.retryThrottling === undefined ? {} : { retryThrottling: { ...config.retryThrottling } }),
   };
@@ -91,4 +92,12 @@ function a6Pipeline(config: HedgeConfig, clock: Clock, prefix: string): Pipeline
   if (config.retryThrottling !== undefined)
     checkA6Throttle(config.retryThrottling, `${prefix}.retryThrottling`);
   return pipeline(clock).use(new A6HedgePolicy({ clock, ...options }));
+}
+
+// A failure's gRPC status: `grpcCode` (the model's failure, UNAVAILABLE, as the target answers it; the load
+// generator's gRPC failures), else a numeric `code` (the library's default).
+function grpcStatusOf(e: unknown): number | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const { grpcCode, code } = e as { grpcCode?: unknown; code?: unknown };
+  return typeof grpcCode === 'number' ? grpcCode : typeof code === 'number' ? code : undefined;
 }

@@ -7,8 +7,11 @@ import type { BalancerName, HedgeTarget } from '../library/index.ts';
 
 /** A point's values of the extra dimensions; an absent field is that dimension's default. */
 export interface PointDims {
-  /** Hedge delay, ms, replacing the configuration's own (matrix `delaysMs`); absent for unhedged configs. */
-  delayMs?: number;
+  /**
+   * Hedge delay, ms, replacing the configuration's own (matrix `delaysMs`), or a percentile such as "p95"
+   * (model/delay-sweep.ts); absent for unhedged configs.
+   */
+  delayMs?: number | string;
   /** R replicas behind the client's balancer (matrix `replicas`; model/replicas.ts); absent = 1. */
   replicas?: number;
   /** How the client picks a replica (matrix `balancer`); absent = random, or one replica. */
@@ -38,15 +41,21 @@ export interface DimensionSpec {
   readonly column: string;
   /** Short tag in keys (`|d=10`) and slugs (`_d10`). */
   readonly tag: string;
-  /** How its CSV cell reads back. */
-  readonly kind: 'number' | 'string';
+  /** How its CSV cell reads back: `number-or-string` = a number when it reads as one (`delay_ms`: 20 or p95). */
+  readonly kind: 'number' | 'string' | 'number-or-string';
   /** Its value in words, for tables and charts (e.g. `delay 10 ms`). */
   readonly words: (v: number | string) => string;
 }
 
 /** Every dimension, in column order. */
 export const DIMENSIONS = [
-  { field: 'delayMs', column: 'delay_ms', tag: 'd', kind: 'number', words: (v) => `delay ${v} ms` },
+  {
+    field: 'delayMs',
+    column: 'delay_ms',
+    tag: 'd',
+    kind: 'number-or-string',
+    words: (v) => (typeof v === 'number' ? `delay ${v} ms` : `delay ${v}`),
+  },
   { field: 'replicas', column: 'replicas', tag: 'r', kind: 'number', words: (v) => `${v} replicas` },
   { field: 'balancer', column: 'balancer', tag: 'b', kind: 'string', words: (v) => `${v}` },
   { field: 'hedgeTo', column: 'hedge_to', tag: 'h', kind: 'string', words: (v) => `hedge to ${v}` },

@@ -39,3 +39,19 @@ export class TransportSamplesError extends ModelError {
     super('HB_TRANSPORT_TOO_FEW_SAMPLES', message);
   }
 }
+
+/**
+ * The model failed an attempt (`errorProb`, model/attempt-failure.ts): the server held a worker for errorMs
+ * and answered with an error (HTTP 503, gRPC UNAVAILABLE). The simulator's failed outcomes carry it; like the
+ * load generator's gRPC failures it says its gRPC status in `grpcCode`, which A6's non-fatal codes read.
+ */
+export class ModelFailureError extends ModelError {
+  /** gRPC UNAVAILABLE (14): what hedgebench's target answers such an attempt with over gRPC. */
+  readonly grpcCode = 14;
+  constructor() {
+    super(
+      'HB_MODEL_FAILURE',
+      'the model failed this attempt (model.errorProb): the server held a worker for errorMs, then answered with an error',
+    );
+  }
+}

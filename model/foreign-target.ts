@@ -44,7 +44,13 @@ export interface ForeignTarget {
 // A foreign service is one HTTP/1.1 endpoint seen from outside: the dimensions that need hedgebench's own
 // server (several pools, shared stragglers, a degraded replica, gRPC) have nothing to act on there.
 export function foreignTargetIssues(
-  m: { replicas?: number[]; correlation?: number[]; slowReplica?: number[]; transport?: string[] },
+  m: {
+    replicas?: number[];
+    correlation?: number[];
+    slowReplica?: number[];
+    transport?: string[];
+    model?: { pushback?: unknown };
+  },
   at: (path: (string | number)[]) => string,
 ): string[] {
   const why = 'a foreign target (`target.url`) is one HTTP/1.1 service hedgebench cannot set up';
@@ -58,6 +64,11 @@ export function foreignTargetIssues(
   if ((m.slowReplica ?? []).some((f) => f > 1))
     out.push(
       `${at(['slowReplica'])}: ${why}, so no replica can be slowed; remove slowReplica (or list only 1)`,
+    );
+  // The model's pushback is a rule hedgebench's target server follows; someone else's service does not.
+  if (m.model?.pushback !== undefined)
+    out.push(
+      `${at(['model', 'pushback'])}: hedgebench cannot make a foreign target (\`target.url\`) push back: the rule is its own target server's; remove model.pushback, or the target to measure pushback on hedgebench's server`,
     );
   if ((m.transport ?? []).includes('grpc'))
     out.push(

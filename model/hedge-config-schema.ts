@@ -2,7 +2,17 @@
 // `hedge`, `adaptiveLimit` and/or gRPC's `grpcHedging` / `retryThrottling`, bounded by the library's ranges.
 
 import { z } from 'zod';
-import { ADAPTIVE_LIMIT_RANGES, HEDGE_RANGES, type OptionRange } from '../library/index.ts';
+import {
+  ADAPTIVE_LIMIT_RANGES,
+  DELAY_COMBINE,
+  DELAY_UNTIL,
+  HEDGE_BUDGET_RANGES,
+  HEDGE_DELAY_RANGES,
+  HEDGE_RANGES,
+  LONE_FAILURE_RULES,
+  type OptionRange,
+  WINNER_RULES,
+} from '../library/index.ts';
 import { grpcHedgingSchema, retryThrottlingSchema } from './grpc-hedging-schema.ts';
 import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 import { issueText, positive } from './schema-messages.ts';
@@ -20,6 +30,104 @@ const L = ADAPTIVE_LIMIT_RANGES;
 /** A number within a library range; `low` says what is wrong below it (the max is always `must be ≤ …`). */
 const ranged = (r: OptionRange, low: string) => z.number().min(r.min, low).max(r.max, `must be ≤ ${r.max}`);
 const upTo = (max: number) => `must be ≤ ${max}`;
+/** One of a list of words; the message names them all. */
+const oneOf = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
+  z.enum(values, {
+    errorMap: () => ({ message: `must be ${values.map((v) => `'${v}'`).join(' or ')} (${what})` }),
+  });
+
+const D = HEDGE_DELAY_RANGES;
+const B = HEDGE_BUDGET_RANGES;
+const WINDOW_TEXT = `must be in ${D.windowMs.min}..${MAX_WINDOW_MS} ms (the window of attempts the percentile is taken over, e.g. 10000)`;
+
+/** `hedge.delay`: the percentile rule (library/percentile-delay.ts). */
+const delaySchema = z
+  .object({
+    percentile: z
+      .number({
+        required_error: 'is required: the percentile of recent attempt latencies, e.g. 95 for p95',
+        invalid_type_error: 'must be a number in (0, 100), e.g. 95 for p95',
+      })
+      .gt(D.percentile.min, 'must be in (0, 100), e.g. 95 for p95 (0 and 100 are no percentiles)')
+      .lt(D.percentile.max, 'must be in (0, 100), e.g. 95 for p95 (0 and 100 are no percentiles)'),
+    windowMs: z
+      .number({
+        required_error: 'is required: the window of attempts the percentile is taken over, ms, e.g. 10000',
+        invalid_type_error: WINDOW_TEXT,
+      })
+      .min(D.windowMs.min, WINDOW_TEXT)
+      .max(MAX_WINDOW_MS, WINDOW_TEXT),
+    minSamples: z
+      .number({
+        required_error: 'is required: attempts the window must hold before its percentile is used, e.g. 100',
+        invalid_type_error: 'must be a whole number ≥ 1, e.g. 100',
+      })
+      .int('must be a whole number ≥ 1 (attempts before the percentile is used), e.g. 100')
+      .min(
+        D.minSamples.min,
+        'must be ≥ 1 (attempts the window must hold before its percentile is used), e.g. 100',
+      ),
+    floorMs: ranged(D.floorMs, 'must be ≥ 0 ms (the lowest delay the percentile may give)').optional(),
+    capMs: ranged(D.capMs, 'must be ≥ 0 ms (the highest delay the percentile may give)').optional(),
+    until: oneOf(DELAY_UNTIL, 'before minSamples: the fixed delayMs, or no timed hedge').optional(),
+    combine: oneOf(
+      DELAY_COMBINE,
+      'the percentile combined with delayMs; leave out for the percentile alone',
+    ).optional(),
+  })
+  .strict()
+  .superRefine((d, ctx) => {
+    if (d.capMs !== undefined && (d.floorMs ?? 0) > d.capMs) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['floorMs'],
+        message: `${d.floorMs} is above capMs ${d.capMs}; lower floorMs or raise capMs`,
+      });
+    }
+  });
+
+const pushbackFlag = z
+  .boolean({ invalid_type_error: 'must be true or false (also honour server pushback)' })
+  .optional();
+
+/** `hedge.budget`: the budget's shape (library/budget-shape.ts); ratio fields stay on `hedge` itself. */
+const budgetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ratio'), pushback: pushbackFlag }).strict(),
+  z
+    .object({
+      kind: z.literal('concurrency'),
+      percent: z
+        .number({ invalid_type_error: 'must be a number in (0, 100], e.g. 20' })
+        .gt(B.percent.min, 'must be in (0, 100] (hedges in flight as a % of calls in flight), e.g. 20')
+        .max(B.percent.max, 'must be in (0, 100] (hedges in flight as a % of calls in flight), e.g. 20')
+        .optional(),
+      min: ranged(B.min, 'must be ≥ 0 (hedges in flight always allowed), e.g. 3')
+        .int('must be a whole number of hedges, e.g. 3')
+        .optional(),
+      pushback: pushbackFlag,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('tokens'),
+      maxTokens: z
+        .number({
+          required_error: 'is required: the bucket size (gRFC A6 maxTokens), e.g. 10',
+          invalid_type_error: 'must be a number in (0, 1000], e.g. 10',
+        })
+        .gt(B.maxTokens.min, 'must be > 0 and ≤ 1000 (the bucket size, gRFC A6 maxTokens), e.g. 10')
+        .max(B.maxTokens.max, 'must be > 0 and ≤ 1000 (the bucket size, gRFC A6 maxTokens), e.g. 10'),
+      tokenRatio: z
+        .number({
+          required_error: 'is required: tokens a successful call adds back (gRFC A6 tokenRatio), e.g. 0.1',
+          invalid_type_error: 'must be a number > 0, e.g. 0.1',
+        })
+        .gt(B.tokenRatio.min, 'must be > 0 (tokens a successful call adds back), e.g. 0.1'),
+      pushback: pushbackFlag,
+    })
+    .strict(),
+  z.object({ kind: z.literal('pushback') }).strict(),
+]);
 
 const hedgeSchema = z
   .object({
@@ -37,6 +145,16 @@ const hedgeSchema = z
       .min(H.budgetWindowMs.min, `must be in ${H.budgetWindowMs.min}..${MAX_WINDOW_MS} ms`)
       .max(MAX_WINDOW_MS, `must be in ${H.budgetWindowMs.min}..${MAX_WINDOW_MS} ms`)
       .optional(),
+    delay: delaySchema.optional(),
+    budget: budgetSchema.optional(),
+    winner: oneOf(
+      WINNER_RULES,
+      'which attempt ends the call: the first to succeed, or the first to end',
+    ).optional(),
+    loneFailure: oneOf(
+      LONE_FAILURE_RULES,
+      'when the only running attempt fails: wait for the hedge timer, or hedge at once',
+    ).optional(),
   })
   .strict();
 

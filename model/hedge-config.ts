@@ -1,15 +1,27 @@
 // Hedge configurations: what a point runs through the library's Pipeline, by name or as a user's JSON.
 
+import type { HedgeBudgetShape, HedgeDelayOptions, LoneFailureRule, WinnerRule } from '../library/index.ts';
 import type { GrpcHedgingOptions, RetryThrottlingOptions } from './grpc-hedging.ts';
 
-/** Options of the hedge policy as a user writes them (all optional; library defaults otherwise). */
+/**
+ * Options of the hedge policy as a user writes them (all optional; library defaults otherwise). None of
+ * `delay`, `budget`, `winner`, `loneFailure` given = the policy as it was before they existed.
+ */
 export interface HedgeOptions {
   delayMs?: number;
   maxAttempts?: number;
-  /** 0 = no budget (unlimited hedges). */
+  /** 0 = no budget (unlimited hedges). Ratio budget only. */
   budgetPercent?: number;
   budgetMinHedgesPerSecond?: number;
   budgetWindowMs?: number;
+  /** The delay from a windowed percentile of every attempt's latency (library/percentile-delay.ts). */
+  delay?: HedgeDelayOptions;
+  /** The budget's shape: ratio (the three fields above), concurrency, tokens, or server pushback. */
+  budget?: HedgeBudgetShape;
+  /** 'first-success' (default) or 'first-completion': which attempt's end ends the call. */
+  winner?: WinnerRule;
+  /** first-success only: 'wait' (default) for the hedge timer after a lone failure, or 'hedge-now'. */
+  loneFailure?: LoneFailureRule;
 }
 
 /** Options of the Gradient2 adaptive limit (all optional; Netflix defaults otherwise). */
@@ -41,6 +53,15 @@ export interface HedgeConfig {
   grpcHedging?: GrpcHedgingOptions;
   /** The channel's A6 token bucket; only with `grpcHedging`. */
   retryThrottling?: RetryThrottlingOptions;
+}
+
+/**
+ * True when the configuration's budget honours server pushback (`budget.kind: 'pushback'`, or `pushback:
+ * true` on another shape): only then does a transport need to read a response's pushback.
+ */
+export function honoursPushback(config: HedgeConfig): boolean {
+  const b = config.hedge?.budget;
+  return b !== undefined && (b.kind === 'pushback' || b.pushback === true);
 }
 
 /** Who hedges a configuration's calls: hedgebench's library, or grpc-js from its service config. */

@@ -1,6 +1,15 @@
 // The model part's public surface: the service model shared by the simulator and the target server.
 
 export { ArrivalSchedule, arrivalRatePerMs } from './arrivals.ts';
+export {
+  attemptFails,
+  countsHedgesOnError,
+  DEFAULT_ERROR_MS,
+  errorHoldMs,
+  hasFailures,
+  meanHoldMs,
+  pushbackMsAt,
+} from './attempt-failure.ts';
 export { buildPipeline } from './build-pipeline.ts';
 export {
   calibrationCandidates,
@@ -10,6 +19,12 @@ export {
   transportOf,
 } from './calibration-point.ts';
 export {
+  type DelaySweepEntry,
+  SWEEP_PERCENTILE_DEFAULTS,
+  sweepDelayRule,
+  sweepPercentile,
+} from './delay-sweep.ts';
+export {
   clientOfCall,
   DIMENSIONS,
   type DimensionColumn,
@@ -17,7 +32,12 @@ export {
   type PointDims,
   pointClients,
 } from './dimensions.ts';
-export { MatrixInvalidError, TransportInvalidError, TransportSamplesError } from './errors.ts';
+export {
+  MatrixInvalidError,
+  ModelFailureError,
+  TransportInvalidError,
+  TransportSamplesError,
+} from './errors.ts';
 export { FIDELITY_DEFAULTS, type FidelityThresholds } from './fidelity-thresholds.ts';
 export type { ForeignTarget } from './foreign-target.ts';
 export {
@@ -32,6 +52,7 @@ export {
   type HedgeConfig,
   type Hedger,
   hedgerOf,
+  honoursPushback,
   REFERENCE_CONFIGS,
   referenceConfig,
 } from './hedge-config.ts';
@@ -55,7 +76,7 @@ export {
   matrixSchema,
 } from './matrix-schema.ts';
 export { modelIssues, modelSchema } from './model-schema.ts';
-export { DEFAULT_MODEL, type ModelParams } from './params.ts';
+export { DEFAULT_MODEL, type ModelParams, type PushbackRule } from './params.ts';
 export {
   type Perturbation,
   parsePerturbation,

@@ -1,6 +1,7 @@
 // Expanding a matrix into its points, in a fixed order (the golden files and --resume depend on it): each
 // dimension multiplies the points, and a dimension at its default adds nothing to a point's dims.
 
+import { type DelaySweepEntry, sweptHedge } from './delay-sweep.ts';
 import type { PointDims } from './dimensions.ts';
 import type { Transport } from './grpc-hedging-schema.ts';
 import { type HedgeConfig, hedgerOf } from './hedge-config.ts';
@@ -66,15 +67,16 @@ export function withTimeScale(dims: PointDims | undefined, k: number): PointDims
   return k === 1 ? dims : { ...dims, timeScale: k };
 }
 
-// A delay sweep replaces a hedged configuration's delay; an unhedged one has no delay and runs once.
+// A delay sweep replaces a hedged configuration's delay (a number: its delayMs; "p95": its percentile rule,
+// model/delay-sweep.ts); an unhedged one has no delay and runs once.
 function delayVariants(
   config: HedgeConfig,
-  delaysMs: readonly number[] | undefined,
+  delaysMs: readonly DelaySweepEntry[] | undefined,
 ): { config: HedgeConfig; dims?: PointDims }[] {
   if (delaysMs === undefined || config.hedge === undefined) return [{ config }];
-  return delaysMs.map((delayMs) => ({
-    config: { ...config, hedge: { ...config.hedge, delayMs } },
-    dims: { delayMs },
+  return delaysMs.map((d) => ({
+    config: { ...config, hedge: sweptHedge(config.hedge!, d) },
+    dims: { delayMs: d },
   }));
 }
 

@@ -3,6 +3,7 @@
 // the validated Matrix it becomes (matrix-parse.ts fills in its defaults).
 
 import { z } from 'zod';
+import { type DelaySweepEntry, delaySweepEntrySchema } from './delay-sweep.ts';
 import type { FidelityThresholds } from './fidelity-thresholds.ts';
 import { type ForeignTarget, targetSchema } from './foreign-target.ts';
 import { type Transport, transportSchema } from './grpc-hedging-schema.ts';
@@ -53,8 +54,8 @@ export const matrixSchema = z
       )
       .min(1, 'must list at least one load, e.g. [0.5, 0.95]'),
     delaysMs: z
-      .array(positive('hedge delay in ms, e.g. 20'))
-      .min(1, 'must list at least one delay, e.g. [5, 10, 20, 40], or be left out')
+      .array(delaySweepEntrySchema)
+      .min(1, 'must list at least one delay, e.g. [5, 10, 20, 40] or ["p95"], or be left out')
       .optional(),
     ...replicaFieldsSchema,
     transport: transportSchema.optional(),
@@ -149,8 +150,11 @@ export interface Matrix extends ReplicaFields {
   description: string;
   configs: HedgeConfig[];
   loads: number[];
-  /** Hedge delays to sweep (ms): each hedged configuration runs once per delay; absent = its own delay. */
-  delaysMs?: number[];
+  /**
+   * Hedge delays to sweep (ms, or a percentile such as "p95", model/delay-sweep.ts): each hedged configuration
+   * runs once per delay; absent = its own delay.
+   */
+  delaysMs?: DelaySweepEntry[];
   /** Transports to sweep; absent = HTTP/1.1 only. A grpc-js configuration runs over gRPC only. */
   transport?: Transport[];
   /** Client counts to sweep: each point's arrivals split across K independent clients; absent = 1. */

@@ -34,6 +34,36 @@ export const modelSchema = z
           .strict(),
       ])
       .optional(),
+    errorProb: z
+      .number({ invalid_type_error: 'must be a number (the probability that an attempt fails, e.g. 0.01)' })
+      .min(0, 'must be in [0, 1) (the probability that an attempt fails; 0 = none)')
+      .lt(1, 'must be in [0, 1) (1 would fail every attempt of every call: nothing would be measured)')
+      .optional(),
+    errorMs: z
+      .number({ invalid_type_error: 'must be a number (ms a failing attempt holds its worker, e.g. 1)' })
+      .min(0, 'must be ≥ 0 (ms a failing attempt holds its worker before its error is sent)')
+      .max(MAX_SERVICE_MS, 'must be ≤ 60000 ms')
+      .optional(),
+    errorCorrelation: z
+      .number({
+        invalid_type_error: "must be a number (the probability that a call's attempts fail together)",
+      })
+      .min(0, "must be in [0, 1] (the probability that a call's attempts share attempt 1's error draw)")
+      .max(1, "must be in [0, 1] (the probability that a call's attempts share attempt 1's error draw)")
+      .optional(),
+    pushback: z
+      .object({
+        queueAbove: z
+          .number({ invalid_type_error: 'must be a number (attempts waiting, e.g. 16)' })
+          .int('must be a whole number of attempts waiting')
+          .min(0, 'must be ≥ 0 (a response pushes back while more than this many attempts wait)'),
+        ms: positive('ms of no hedges a response asks for, e.g. 100').max(
+          MAX_SERVICE_MS,
+          'must be ≤ 60000 ms',
+        ),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -44,6 +74,16 @@ export function modelIssues(model: ModelParams, at: (path: (string | number)[]) 
     issues.push(
       `${at(['model', 'stragglerMaxMs'])}: ${model.stragglerMaxMs} is below stragglerMinMs ${model.stragglerMinMs}; make max ≥ min`,
     );
+  }
+  // errorMs and errorCorrelation shape failures; without errorProb > 0 there are none for them to shape.
+  if (!((model.errorProb ?? 0) > 0)) {
+    for (const f of ['errorMs', 'errorCorrelation'] as const) {
+      if (model[f] !== undefined) {
+        issues.push(
+          `${at(['model', f])}: has no effect without model.errorProb > 0 (no attempt fails); set errorProb, e.g. 0.01, or drop ${f}`,
+        );
+      }
+    }
   }
   const meanMs = meanServiceMs(model);
   if (!(meanMs > 0 && Number.isFinite(meanMs))) {

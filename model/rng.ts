@@ -1,5 +1,5 @@
 // Counter-based random numbers: a draw is a pure function of (seed, stream, call, attempt), so the
-// simulator and the target server draw identical demands for identical attempts, in any order.
+// simulator and the target server draw identical demands (and failures) for identical attempts, in any order.
 
 /** Independent streams: arrivals and service times never share draws. */
 export const STREAM = Object.freeze({
@@ -12,8 +12,12 @@ export const STREAM = Object.freeze({
   serviceB: 4,
   /** Decides whether a call's attempts share the first attempt's straggler draw (correlated slowness). */
   correlation: 5,
-  /** The balancer's draws (k = 0, 1): which replica an attempt goes to. */
+  /** The balancer's draws (k = 0, 1): which replica an attempt goes to. Streams 6 and 7 (balancer + k). */
   balancer: 6,
+  /** Decides whether an attempt fails (model/attempt-failure.ts); 8, since the balancer's second draw is 7. */
+  error: 8,
+  /** Decides whether a call's attempts share the first attempt's error draw (correlated failures). */
+  errorCorrelation: 9,
   /**
    * The transport's draws (model/transport-delays.ts): per direction a first uniform (the whole draw of an
    * empirical or the Box–Muller radius) and a second (the Box–Muller angle). Numbered from 16 so the

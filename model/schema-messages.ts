@@ -12,7 +12,12 @@ export function issueText(i: z.ZodIssue): string {
   if (i.code === 'unrecognized_keys') {
     return `unknown field(s) ${i.keys.map((k) => JSON.stringify(k)).join(', ')}; remove them or check the spelling`;
   }
-  if (i.code === 'invalid_type' && i.received === 'undefined') return `is required (${i.expected})`;
+  // A field's own required_error says what to write; zod's default ("Required") only names the type.
+  if (i.code === 'invalid_type' && i.received === 'undefined')
+    return i.message !== 'Required' ? i.message : `is required (${i.expected})`;
+  if (i.code === 'invalid_union_discriminator') {
+    return `must be one of ${i.options.map((o) => JSON.stringify(o)).join(', ')}; check the spelling`;
+  }
   if (i.code === 'invalid_type' && i.expected === 'integer') return 'must be a whole number';
   if (i.code === 'invalid_type' && i.message.startsWith('Expected')) {
     return `must be ${i.expected}, got ${i.received}`;

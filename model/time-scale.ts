@@ -6,6 +6,7 @@
 // window, tokens) stay as they are; range checks apply to the undilated values the user wrote.
 
 import { resolveHedgeOptions, resolveLimitOptions } from '../library/index.ts';
+import { DEFAULT_ERROR_MS, hasFailures } from './attempt-failure.ts';
 import type { PointDims } from './dimensions.ts';
 import type { HedgeConfig } from './hedge-config.ts';
 import type { ModelParams } from './params.ts';
@@ -49,14 +50,23 @@ export function scaleServiceTimes(m: ModelParams, f: number): ModelParams {
   return out;
 }
 
-/** The service model with every duration × k: the clock dilated (workers, sigma and probabilities stay). */
+/**
+ * The service model with every duration × k: the clock dilated (workers, sigma and probabilities stay) —
+ * service times, a failing attempt's errorMs and the pushback's ms; the pushback's queue bound is a count.
+ */
 export function dilateModel(m: ModelParams, k: number): ModelParams {
-  return k === 1 ? m : scaleServiceTimes(m, k);
+  if (k === 1) return m;
+  const out = scaleServiceTimes(m, k);
+  if (m.errorMs !== undefined) out.errorMs = m.errorMs * k;
+  else if (hasFailures(m)) out.errorMs = DEFAULT_ERROR_MS * k;
+  if (m.pushback !== undefined) out.pushback = { queueAbove: m.pushback.queueAbove, ms: m.pushback.ms * k };
+  return out;
 }
 
 /**
- * A configuration as the wall clock runs it at scale k: the hedge delay and the budget window × k, the
- * budget's hedges per second ÷ k, Gradient2's window and minimum RTT × k, grpc-js's hedging delay × k.
+ * A configuration as the wall clock runs it at scale k: the hedge delay and the (ratio) budget window × k,
+ * the budget's hedges per second ÷ k, the percentile delay's window, floor and cap × k, Gradient2's window
+ * and minimum RTT × k, grpc-js's hedging delay × k.
  * The library's defaults are filled in first (so they dilate too) and range-checked undilated.
  */
 export function dilateConfig(c: HedgeConfig, k: number): HedgeConfig {
@@ -64,12 +74,19 @@ export function dilateConfig(c: HedgeConfig, k: number): HedgeConfig {
   const out: HedgeConfig = { ...c };
   if (c.hedge !== undefined) {
     const r = resolveHedgeOptions(c.hedge);
-    out.hedge = {
-      ...c.hedge,
-      delayMs: r.delayMs * k,
-      budgetWindowMs: r.budgetWindowMs * k,
-      budgetMinHedgesPerSecond: r.budgetMinHedgesPerSecond / k,
-    };
+    out.hedge = { ...c.hedge, delayMs: r.delayMs * k };
+    // The ratio fields exist only beside the ratio shape (another shape with them is a ConfigError).
+    if (r.budget.kind === 'ratio') {
+      out.hedge.budgetWindowMs = r.budgetWindowMs * k;
+      out.hedge.budgetMinHedgesPerSecond = r.budgetMinHedgesPerSecond / k;
+    }
+    const d = c.hedge.delay;
+    if (d !== undefined) {
+      // The percentile's window and clamps are durations; minSamples is a count and stays.
+      out.hedge.delay = { ...d, windowMs: d.windowMs * k };
+      if (d.floorMs !== undefined) out.hedge.delay.floorMs = d.floorMs * k;
+      if (d.capMs !== undefined) out.hedge.delay.capMs = d.capMs * k;
+    }
   }
   if (c.adaptiveLimit !== undefined) {
     const r = resolveLimitOptions(c.adaptiveLimit);

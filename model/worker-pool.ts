@@ -5,8 +5,12 @@ import type { Clock, TimerHandle } from '../library/index.ts';
 import { PoolStateError } from './errors.ts';
 import type { Cancellation } from './point.ts';
 
-/** How an attempt ended on the server (the `ended` column of raw/<slug>.attempts.csv). */
-export type AttemptEnd = 'served' | 'cancelled-queued' | 'cancelled-in-service';
+/**
+ * How an attempt ended on the server (the `ended` column of raw/<slug>.attempts.csv). The pool itself ends an
+ * attempt `served` or cancelled; `failed` is what the server records for a `served` one the model failed
+ * (model/attempt-failure.ts: its worker held errorMs, the answer was an error).
+ */
+export type AttemptEnd = 'served' | 'failed' | 'cancelled-queued' | 'cancelled-in-service';
 
 /** One attempt handed to the pool. `onEnd` fires exactly once. */
 export interface PoolJob {

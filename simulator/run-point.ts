@@ -26,6 +26,7 @@ import {
   addBalancer,
   buildPipeline,
   clientOfCall,
+  countsHedgesOnError,
   dilatePoint,
   dilateTransport,
   modelMs,
@@ -195,6 +196,7 @@ class PointSimulation {
       calls: p.calls,
       workers: p.model.workers * R,
       dims: p.dims,
+      ...(countsHedgesOnError(p.config, p.model) ? { countsHedgesOnError: true } : {}),
     });
     const n = Math.max(0, p.calls - this.warm);
     if (options.callRecords === true) {
@@ -318,7 +320,7 @@ class PointSimulation {
     if (i < this.warm) return;
     const latency = modelMs(this.clock.now() - this.schedule.at(i), this.k);
     const outcome = o.ok ? 'ok' : state.rejected ? 'rejected' : 'failed';
-    this.builder.addCall(latency, outcome, state.attempts, state.skipped);
+    this.builder.addCall(latency, outcome, state.attempts, state.skipped, state.hedgedOnError);
     const r = this.records;
     if (r !== undefined) {
       const j = i - this.warm;

@@ -1,6 +1,7 @@
 // The simulated transport: the Operation the library's pipeline calls for each attempt. It sends the attempt
 // to its replica's model WorkerPool (the one the balancer picked; replica 0 without a balancer) with the
-// model's service time for (seed, call, attempt) on that replica. Without a network
+// model's service time for (seed, call, attempt) on that replica — or, when the model fails the attempt, its
+// errorMs, answered with an error; a response leaving a long queue carries the model's pushback. Without a network
 // (the default) every trip takes no time; with one (model/transport-delays.ts) the request, the response and the
 // cancellation each take their drawn delay.
 
@@ -10,12 +11,18 @@ import type {
   ModelParams,
   PoolJob,
   PoolTicket,
+  PushbackRule,
   ReplicaSetup,
   TransportParams,
   WorkerPool,
 } from '../model/index.ts';
 import {
+  attemptFails,
+  errorHoldMs,
+  hasFailures,
   isSingleReplica,
+  ModelFailureError,
+  pushbackMsAt,
   replicaOf,
   replicaServiceMs,
   SINGLE_REPLICA,
@@ -24,6 +31,23 @@ import {
 } from '../model/index.ts';
 
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
+// One error for every failure the model makes: an outcome only carries it, and an Error per attempt would
+// capture a stack each time for nothing.
+const MODEL_FAILURE = new ModelFailureError();
+const FAILED: Outcome<void> = Object.freeze({ ok: false, error: MODEL_FAILURE });
+
+/**
+ * The outcome of an answered attempt: ok or the model's failure, with the model's pushback when the pool's
+ * queue is above the rule's bound as the response leaves (the instant the worker frees, after it took the
+ * next attempt waiting). The frozen outcomes when nothing is pushed back: no allocation on today's path.
+ */
+function answer(failed: boolean, pool: WorkerPool, rule: PushbackRule | undefined): Outcome<void> {
+  const pushbackMs = rule === undefined ? 0 : pushbackMsAt(rule, pool.queueLength);
+  if (pushbackMs <= 0) return failed ? FAILED : OK;
+  return failed
+    ? { ok: false, error: MODEL_FAILURE, pushbackMs }
+    : { ok: true, value: undefined, pushbackMs };
+}
 
 /** Sends attempts to the replicas' pools; sums worker time and queue wait of attempts of measured calls. */
 export class SimTransport {
@@ -41,6 +65,10 @@ export class SimTransport {
   sent = 0;
   /** Worker time by measured call (index call − measuredFrom), when the point keeps per-call records. */
   busyByCall: Float64Array | undefined = undefined;
+  /** The model makes attempts fail (model/attempt-failure.ts); false = no draw is made, today's path. */
+  readonly failures: boolean;
+  /** The model's pushback rule, in the clock's ms; undefined = responses never push back. */
+  readonly pushback: PushbackRule | undefined;
 
   /** The operation to compose into a pipeline. */
   readonly op: Operation<void> = (call, attempt, done) => {
@@ -73,12 +101,17 @@ export class SimTransport {
   ) {
     this.busyByReplica = new Float64Array(pools.length);
     this.replicated = !isSingleReplica(setup);
+    this.failures = hasFailures(model);
+    this.pushback = model.pushback;
   }
 }
 
 // One attempt in the pool; it is its own PoolJob, so a send allocates this object and one canceller closure.
 class SimAttempt implements PoolJob {
+  /** What the worker holds: the service draw, or a failing attempt's errorMs. */
   readonly serviceMs: number;
+  /** The model failed this attempt: its answer is an error. */
+  protected readonly failed: boolean;
   ticket: PoolTicket | null = null;
   protected startedAt = -1;
   protected worker = -1;
@@ -92,9 +125,12 @@ class SimAttempt implements PoolJob {
     protected readonly done: (o: Outcome<void>) => void,
     protected enqueuedAt: number,
   ) {
-    this.serviceMs = t.replicated
-      ? replicaServiceMs(t.model, t.setup, t.seed, call.call, attempt, replica)
-      : serviceTimeMs(t.model, t.seed, call.call, attempt);
+    this.failed = t.failures && attemptFails(t.model, t.seed, call.call, attempt);
+    this.serviceMs = this.failed
+      ? errorHoldMs(t.model)
+      : t.replicated
+        ? replicaServiceMs(t.model, t.setup, t.seed, call.call, attempt, replica)
+        : serviceTimeMs(t.model, t.seed, call.call, attempt);
   }
 
   /** The pool of this attempt's replica. */
@@ -117,7 +153,8 @@ class SimAttempt implements PoolJob {
       enqueueMs: this.enqueuedAt,
       startMs: this.startedAt >= 0 ? this.startedAt : Number.NaN,
       endMs: now,
-      ended,
+      // Served by the pool, failed by the model: the record says so, as the target server's does.
+      ended: this.failed && ended === 'served' ? 'failed' : ended,
       worker: this.worker,
       serviceMs: this.serviceMs,
       respondedMs: answered ? now : Number.NaN,
@@ -140,7 +177,9 @@ class SimAttempt implements PoolJob {
     // A cancelled attempt reports nothing: the library has already moved on.
     if (ended === 'served' && this.live) {
       this.live = false;
-      this.done(OK);
+      const rule = this.t.pushback;
+      // Without a pushback rule the frozen outcomes, as before: nothing more on today's path.
+      this.done(rule === undefined ? (this.failed ? FAILED : OK) : answer(this.failed, this.pool, rule));
     }
   }
 
@@ -179,10 +218,12 @@ class NetAttempt extends SimAttempt {
     this.finish(ended, now, answered);
     if (!answered || !this.live) return;
     const d = transportDelayMs(this.net!, 'response', this.t.seed, this.call.call, this.attempt);
+    // Pushback is decided as the response leaves the server, not as it reaches the client.
+    const out = answer(this.failed, this.pool, this.t.pushback);
     this.pool.clock.setTimer(() => {
       if (!this.live) return;
       this.live = false;
-      this.done(OK);
+      this.done(out);
     }, d);
   }
 

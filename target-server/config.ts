@@ -70,7 +70,7 @@ export function parseConfigPatch(body: unknown, source = 'PUT /config'): ConfigP
       const field = where ? `${where}.${i.keys[0]}` : i.keys[0]!;
       throw new BadParameterError(
         field,
-        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica, timeScale, responseDelayMs; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers}`,
+        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica, timeScale, responseDelayMs; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers, errorProb, errorMs, errorCorrelation, pushback}`,
       );
     }
     const field = where || 'body';
@@ -92,9 +92,19 @@ export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerCon
   // (notably `service`, whose absence means "the mixture") never leaks from one point into the next.
   const model: ModelParams = patch.model === undefined ? { ...current.model } : { ...DEFAULT_MODEL };
   const m = patch.model ?? {};
-  for (const k of ['medianMs', 'sigma', 'stragglerProb', 'stragglerMinMs', 'stragglerMaxMs'] as const) {
+  for (const k of [
+    'medianMs',
+    'sigma',
+    'stragglerProb',
+    'stragglerMinMs',
+    'stragglerMaxMs',
+    'errorProb',
+    'errorMs',
+    'errorCorrelation',
+  ] as const) {
     if (m[k] !== undefined) model[k] = m[k];
   }
+  if (m.pushback !== undefined) model.pushback = { ...m.pushback };
   if (m.service === null) delete model.service;
   else if (m.service !== undefined) model.service = m.service;
   const workers = patch.workers ?? m.workers ?? current.workers;

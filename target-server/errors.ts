@@ -79,3 +79,18 @@ export class PoolThreadError extends TargetServerError {
     this.name = 'PoolThreadError';
   }
 }
+
+/**
+ * The model failed the attempt (`model.errorProb`): its worker held it errorMs, and the answer is this error
+ * (HTTP 503; over gRPC UNAVAILABLE) — a fast failure the client's winner rule must see as an ordinary one.
+ */
+export class ModelFailureResponse extends TargetServerError {
+  constructor() {
+    super(
+      'HB_MODEL_FAILURE',
+      503,
+      'the model failed this attempt (model.errorProb): its worker held it for model.errorMs, then answered with this error; retry elsewhere (hedge) or report it',
+    );
+    this.name = 'ModelFailureResponse';
+  }
+}

@@ -11,10 +11,11 @@ import {
   type ServerErrorResponse,
   status,
 } from '@grpc/grpc-js';
+import { formatPushbackMs, PUSHBACK_HEADER } from '../contract/index.ts';
 import type { PoolTicket } from '../model/index.ts';
 import { PREVIOUS_ATTEMPTS_KEY, TARGET_SERVICE, type WorkReply } from '../runtime/index.ts';
 import { MAX_ATTEMPT, MAX_CALL } from './config.ts';
-import { BadParameterError, TargetServerError } from './errors.ts';
+import { BadParameterError, ModelFailureResponse, TargetServerError } from './errors.ts';
 import type { Target } from './target.ts';
 
 /** A listening gRPC server. */
@@ -84,16 +85,24 @@ function serveGrpcWork(target: Target, call: WorkCall, callback: WorkCallback): 
         callback(grpcError(r));
         return Number.NaN;
       }
-      // `ignore`: a cancelled attempt still ends 'served'; its stream is gone, so nothing is sent.
-      if (r.ended !== 'served') return Number.NaN;
+      // `ignore`: a cancelled attempt still ends 'served' (or 'failed'); its stream is gone, so nothing is sent.
+      if (r.ended !== 'served' && r.ended !== 'failed') return Number.NaN;
       const respondedMs = target.clock.now();
-      callback(null, {
+      // Pushback travels as trailing metadata (contract/work-reply.ts), on an error as on a reply.
+      const trailer = r.pushbackMs > 0 ? pushbackTrailer(r.pushbackMs) : undefined;
+      if (r.ended === 'failed') {
+        callback(modelFailure(trailer));
+        return respondedMs;
+      }
+      const reply = {
         queueMs: r.queueMs,
         serviceMs: r.serviceMs,
         worker: r.worker,
         intendedMs: r.intendedMs,
         attempt,
-      });
+      };
+      if (trailer === undefined) callback(null, reply);
+      else callback(null, reply, trailer);
       return respondedMs;
     });
   } catch (err) {
@@ -152,6 +161,26 @@ function grpcError(err: unknown): ServerErrorResponse {
   return Object.assign(new Error(e?.message ?? String(err)), {
     code,
     details: `${e?.code ?? 'HB_INTERNAL'}: ${e?.message ?? String(err)}`,
+    metadata,
+  });
+}
+
+function pushbackTrailer(ms: number): Metadata {
+  const m = new Metadata();
+  m.set(PUSHBACK_HEADER, formatPushbackMs(ms));
+  return m;
+}
+
+const MODEL_FAILURE = new ModelFailureResponse();
+
+// The model's failure over gRPC: UNAVAILABLE (what a failing server answers, and A6's usual non-fatal
+// code), with the error's code in metadata as the other errors have; pushback, when any, beside it.
+function modelFailure(trailer: Metadata | undefined): ServerErrorResponse {
+  const metadata = trailer ?? new Metadata();
+  metadata.set('hedgebench-error-code', MODEL_FAILURE.code);
+  return Object.assign(new Error(MODEL_FAILURE.message), {
+    code: status.UNAVAILABLE,
+    details: `${MODEL_FAILURE.code}: ${MODEL_FAILURE.message}`,
     metadata,
   });
 }

@@ -26,6 +26,7 @@ export function createTargetMetrics(read: () => TargetStats): TargetMetrics {
   });
   const byEnd: Record<AttemptEnd, { inc(): void }> = {
     served: attempts.labels('served'),
+    failed: attempts.labels('failed'),
     'cancelled-queued': attempts.labels('cancelled-queued'),
     'cancelled-in-service': attempts.labels('cancelled-in-service'),
   };

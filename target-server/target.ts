@@ -6,9 +6,12 @@ import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node
 import type { Redis } from 'ioredis';
 import { type AttemptEnd, attemptLine, redisKeys } from '../contract/index.ts';
 import {
+  attemptFails,
   dilateModel,
+  errorHoldMs,
   type ModelParams,
   type PoolTicket,
+  pushbackMsAt,
   replicaServiceMs,
   SINGLE_REPLICA,
   serviceTimeMs,
@@ -25,13 +28,19 @@ import type { TargetStats } from './target-stats.ts';
 
 /** What the server measured for one attempt; the /work response is built from it. */
 export interface AttemptResult {
+  /** `failed`: the model failed it (its worker held errorMs); the route answers 503 / UNAVAILABLE. */
   ended: AttemptEnd;
   queueMs: number;
   /** Measured hold time (end − start); 0 when never started. */
   serviceMs: number;
-  /** The model's draw for this attempt. */
+  /** The model's draw for this attempt (a failing one's: errorMs, the hold it was meant to have). */
   intendedMs: number;
   worker: number;
+  /**
+   * No hedges for this long, wall ms: the model's pushback rule fired as the response left (the queue was
+   * longer than its bound); 0 = none. The route sends it as `hedgebench-pushback-ms`.
+   */
+  pushbackMs: number;
 }
 
 /** Distinct client addresses /stats counts one by one (a bound, so a scan cannot grow the map forever). */
@@ -93,30 +102,37 @@ export class Target {
    */
   submit(call: number, attempt: number, done: (r: AttemptResult | TargetServerError) => number): PoolTicket {
     const cfg = this.cfg;
+    const wm = this.wallModel;
+    // The model's failure of this attempt (the simulator draws the same): its worker holds errorMs instead.
+    const fails = attemptFails(wm, cfg.seed, call, attempt);
     // Today's draw unless this server is one of several replicas with shared stragglers or a slow node.
-    const intendedMs =
-      cfg.correlation === 0 && cfg.slowReplica === 1
-        ? serviceTimeMs(this.wallModel, cfg.seed, call, attempt)
+    const intendedMs = fails
+      ? errorHoldMs(wm)
+      : cfg.correlation === 0 && cfg.slowReplica === 1
+        ? serviceTimeMs(wm, cfg.seed, call, attempt)
         : replicaServiceMs(
-            this.wallModel,
+            wm,
             { ...SINGLE_REPLICA, correlation: cfg.correlation, slowReplica: cfg.slowReplica },
             cfg.seed,
             call,
             attempt,
             cfg.replica,
           );
+    const pushback = wm.pushback;
     if (!this.loadStarted) {
       this.loadStarted = true;
       this.loopDelay.reset();
     }
     try {
       return this.pool.submit(intendedMs, {
-        onEnd: ({ ended, enqueueMs, startMs, endMs, worker }) => {
+        onEnd: ({ ended: poolEnd, enqueueMs, startMs, endMs, worker }) => {
+          // The pool served it; the model says whether its answer is the error.
+          const ended: AttemptEnd = fails && poolEnd === 'served' ? 'failed' : poolEnd;
           const started = !Number.isNaN(startMs);
           // Start and end come from the pool itself (the pool thread's own times in thread mode), so this is
           // the hold as the worker saw it, not as the event loop later got round to noticing it.
           const held = started ? endMs - startMs : 0;
-          if (ended === 'served') this.hold.record(held - intendedMs);
+          if (poolEnd === 'served') this.hold.record(held - intendedMs);
           this.metrics?.attemptEnded(ended);
           const answer = (): void => {
             const respondedMs = done({
@@ -125,6 +141,8 @@ export class Target {
               serviceMs: held,
               intendedMs,
               worker,
+              // The rule reads the queue as the response leaves (the simulator: as the worker frees).
+              pushbackMs: pushback === undefined ? 0 : pushbackMsAt(pushback, this.pool.queueLength),
             });
             this.recorder?.add(
               attemptLine(
@@ -144,7 +162,7 @@ export class Target {
             if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
           };
           const waitMs = cfg.responseDelayMs * cfg.timeScale;
-          if (waitMs <= 0 || ended !== 'served') {
+          if (waitMs <= 0 || poolEnd !== 'served') {
             answer();
             return;
           }

@@ -5,10 +5,10 @@
 // Behaviour is the express route's: same parameters, same errors (JSON, codes), same cancellation.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatWorkReply } from '../contract/index.ts';
+import { formatPushbackMs, formatWorkReply, PUSHBACK_HEADER } from '../contract/index.ts';
 import type { PoolTicket } from '../model/index.ts';
 import { MAX_ATTEMPT, MAX_CALL, parseIndex } from './config.ts';
-import { TargetServerError } from './errors.ts';
+import { ModelFailureResponse, TargetServerError } from './errors.ts';
 import type { Target } from './target.ts';
 
 /** True when the request is GET /work?… (the fast path takes it); everything else goes to express. */
@@ -41,12 +41,14 @@ export function serveWork(target: Target, req: IncomingMessage, res: ServerRespo
         sendError(res, r);
         return Number.NaN;
       }
-      // In `ignore` mode an aborted attempt still ends 'served'; its client is gone, so nothing is sent.
-      if (r.ended !== 'served') return Number.NaN;
+      // In `ignore` mode an aborted attempt still ends 'served' (or 'failed'); its client is gone, so nothing is sent.
+      if (r.ended !== 'served' && r.ended !== 'failed') return Number.NaN;
       // Read just before the write: once the bytes are on the socket the client (on another core) may
       // read them before this thread reads the clock again, and a later reading would make transit negative.
       const respondedMs = target.clock.now();
-      sendJson(res, 200, formatWorkReply(r));
+      // The model failed it: an ordinary 503 with the error's JSON body, after the worker held errorMs.
+      if (r.ended === 'failed') sendJson(res, 503, MODEL_FAILURE_BODY, r.pushbackMs);
+      else sendJson(res, 200, formatWorkReply(r), r.pushbackMs);
       return respondedMs;
     });
   } catch (err) {
@@ -75,10 +77,16 @@ function sendError(res: ServerResponse, err: unknown): void {
   sendJson(res, e?.status ?? 500, JSON.stringify(body));
 }
 
-function sendJson(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, {
+// The body of every model failure: the same bytes each time, made once.
+const MODEL_FAILURE_BODY = JSON.stringify(new ModelFailureResponse().toJSON());
+
+// `pushbackMs` > 0 adds the pushback header (contract/work-reply.ts); otherwise the headers are as always.
+function sendJson(res: ServerResponse, status: number, body: string, pushbackMs = 0): void {
+  const headers: Record<string, string | number> = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
-  });
+  };
+  if (pushbackMs > 0) headers[PUSHBACK_HEADER] = formatPushbackMs(pushbackMs);
+  res.writeHead(status, headers);
   res.end(body);
 }

@@ -10,6 +10,7 @@ import {
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
   type CallOutcome,
+  callFields,
   type PointStatus,
   parseStatusJson,
   StatusJsonError,
@@ -41,6 +42,11 @@ export interface RawCalls {
   winner: Float64Array;
   /** When the winning attempt's request was written, ms from t0 (NaN: no winner, or an older file). */
   winnerWrittenMs: Float64Array;
+  /**
+   * Hedges each call started because an attempt failed; absent when the file has no such column (a point
+   * that does not count them, or a file from before they were counted).
+   */
+  hedgedOnError?: Float64Array;
 }
 
 /** Every attempt of a point as the server saw it (server clock, ms); startMs is NaN when never started. */
@@ -84,12 +90,17 @@ function scanner(
   return { sc, F: first.split(',').length, full, header: first };
 }
 
-const ENDS: readonly AttemptEnd[] = ['served', 'cancelled-queued', 'cancelled-in-service'];
+const ENDS: readonly AttemptEnd[] = ['served', 'failed', 'cancelled-queued', 'cancelled-in-service'];
 
-/** Reads raw/<slug>.calls.csv (header = CALL_FIELDS, or the older one without CALL_FIELDS_ADDED). */
+/**
+ * Reads raw/<slug>.calls.csv (header = CALL_FIELDS, the older one without CALL_FIELDS_ADDED, or that of a
+ * point counting hedges on error, which ends in the hedged_on_error column).
+ */
 export function readCallsCsv(path: string): RawCalls {
-  const { sc, F, full } = scanner(path, CALL_FIELDS, CALL_FIELDS_ADDED);
+  const counted = callFields(true).join(',');
+  const { sc, F, full, header } = scanner(path, CALL_FIELDS, CALL_FIELDS_ADDED, [counted]);
   const n = sc.countRecords();
+  const hedgedOnError = header === counted ? new Float64Array(n) : undefined;
   const c: RawCalls = {
     n,
     call: new Float64Array(n),
@@ -101,6 +112,7 @@ export function readCallsCsv(path: string): RawCalls {
     skipped: new Float64Array(n),
     winner: new Float64Array(n),
     winnerWrittenMs: new Float64Array(n).fill(Number.NaN),
+    ...(hedgedOnError ? { hedgedOnError } : {}),
   };
   for (let i = 0; i < n; i++) {
     c.call[i] = sc.num(F);
@@ -112,6 +124,7 @@ export function readCallsCsv(path: string): RawCalls {
     c.skipped[i] = sc.num(F);
     c.winner[i] = sc.num(F);
     if (full) c.winnerWrittenMs[i] = sc.num(F);
+    if (hedgedOnError) hedgedOnError[i] = sc.num(F);
     if (code < 0 || !Number.isFinite(c.latencyMs[i])) {
       throw sc.error('is not a call record (outcome must be ok|rejected|failed and latency_ms a number)');
     }

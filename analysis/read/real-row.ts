@@ -14,7 +14,15 @@ import {
   type RowContext,
   rawPaths,
 } from '../../contract/index.ts';
-import { type Matrix, pointClients, replicaSetupOf, timeScaleOf, warmupCalls } from '../../model/index.ts';
+import {
+  countsHedgesOnError,
+  type HedgeConfig,
+  type Matrix,
+  pointClients,
+  replicaSetupOf,
+  timeScaleOf,
+  warmupCalls,
+} from '../../model/index.ts';
 import { type Attribution, attribute } from '../judge/attribution.ts';
 import { fidelityReasons } from '../judge/fidelity.ts';
 import { stealNote } from '../judge/steal.ts';
@@ -101,6 +109,8 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     // Load and utilisation are against the whole service, R pools of workers (as the simulator counts).
     workers: matrix.model.workers * R,
     dims: entry.dims,
+    // The simulated row counts hedges on error for such a point; so does this one (NaN: not in the file).
+    ...(countsHedgesOnError(entryConfig(entry, matrix), matrix.model) ? { countsHedgesOnError: true } : {}),
   };
   const attempts = existsSync(paths.attempts)
     ? attemptsInModelTime(readAttemptsCsv(paths.attempts), k)
@@ -111,8 +121,15 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
   let okCount = 0;
   let firstIntended = Number.POSITIVE_INFINITY;
   let lastIntended = Number.NEGATIVE_INFINITY;
+  const onError = calls.hedgedOnError;
   for (let i = 0; i < calls.n; i++) {
-    builder.addCall(calls.latencyMs[i], outcomeName[calls.outcome[i]], calls.attempts[i], calls.skipped[i]);
+    builder.addCall(
+      calls.latencyMs[i],
+      outcomeName[calls.outcome[i]],
+      calls.attempts[i],
+      calls.skipped[i],
+      onError === undefined ? Number.NaN : onError[i],
+    );
     if (calls.outcome[i] === OUTCOME_CODE.ok) okCount++;
     firstIntended = Math.min(firstIntended, calls.intendedMs[i]);
     lastIntended = Math.max(lastIntended, calls.intendedMs[i]);
@@ -233,5 +250,12 @@ function filterCalls(c: RawCalls, keep: (i: number) => boolean): RawCalls {
     skipped: f(c.skipped),
     winner: f(c.winner),
     winnerWrittenMs: f(c.winnerWrittenMs),
+    ...(c.hedgedOnError === undefined ? {} : { hedgedOnError: f(c.hedgedOnError) }),
   };
+}
+
+// The configuration a manifest entry names, from the matrix (the entry stores its name; older ones the object).
+function entryConfig(entry: ManifestPoint, matrix: Matrix): HedgeConfig {
+  const name = entryConfigName(entry);
+  return matrix.configs.find((c) => c.name === name) ?? { name };
 }

@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import {
   attemptFields,
-  CALL_FIELDS,
+  callFields,
   formatStatusJson,
   parseStatusHash,
   pointRedisKeys,
@@ -90,7 +90,8 @@ export interface DrainTarget {
  * Drains one point to disk, then deletes its keys. Nothing is deleted unless every file was written.
  * `extra` fields (e.g. the target's recorder counters) are added to status.json. A point of `clients` load
  * generators has one status hash each: status.json holds their merge and, under `clients`, each one's own.
- * A point with several `replicas` has attempt records that say which replica served each (contract/records.ts).
+ * A point with several `replicas` has attempt records that say which replica served each (contract/records.ts);
+ * one that counts hedges on error (`hedgedOnError`, model countsHedgesOnError) has call records that say how many.
  */
 export async function drainPoint(
   redis: Redis,
@@ -100,9 +101,10 @@ export async function drainPoint(
   extra: Record<string, unknown> = {},
   clients = 1,
   replicas = 1,
+  hedgedOnError = false,
 ): Promise<DrainResult> {
   const keys = redisKeys(run, slug);
-  const calls = await drainStream(redis, keys.calls, to.calls, CALL_FIELDS.join(','));
+  const calls = await drainStream(redis, keys.calls, to.calls, callFields(hedgedOnError).join(','));
   const header = attemptFields(replicas).join(',');
   const attempts =
     to.attempts === null

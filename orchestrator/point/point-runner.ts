@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rawFilesAt, rawPaths, redisKeys, type StatusHash, type SummaryRead } from '../../contract/index.ts';
-import { pointClients, timeScaleOf } from '../../model/index.ts';
+import { countsHedgesOnError, pointClients, timeScaleOf } from '../../model/index.ts';
 import type { AgentRegistry } from '../agents/agent-registry.ts';
 import type { Deployed } from '../agents/deploy.ts';
 import {
@@ -92,13 +92,15 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
   try {
     const targets = d.foreign ? null : new PointTargets(d.targets, p);
     const replicas = targets?.setup.replicas ?? 1;
+    // Such a point's call records end in hedged_on_error (contract/records.ts callFields).
+    const onError = countsHedgesOnError(p.config, p.model);
     await targets?.ensure(d.note);
     if (await pointHasKeys(d.redis.client, d.run, pp.slug, K)) {
       // An interrupted earlier attempt of this point: keep its data aside rather than delete it unseen.
       const dir = join(d.folder.rawDir, 'interrupted');
       mkdirSync(dir, { recursive: true });
       const to = rawFilesAt(dir, `${pp.slug}.${Date.now()}`);
-      await drainPoint(d.redis.client, d.run, pp.slug, to, {}, K, replicas);
+      await drainPoint(d.redis.client, d.run, pp.slug, to, {}, K, replicas, onError);
       d.note(`moved Redis data of an interrupted earlier attempt of ${pp.key} to ${dir}`);
     }
     await targets?.prepare(d.run, pp.slug);
@@ -172,6 +174,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       },
       K,
       replicas,
+      onError,
     );
     phase('drain');
     const dup = drained.duplicates;

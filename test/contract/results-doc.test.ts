@@ -9,10 +9,13 @@ import {
   ATTEMPT_REPLICA_FIELD,
   attemptFields,
   CALL_FIELDS,
+  CALL_HEDGED_ON_ERROR_FIELD,
+  callFields,
   formatAttributionCsv,
   formatClaimsCsv,
   formatComparisonCsv,
   formatPointsCsv,
+  OPTIONAL_POINT_COLUMNS,
 } from '../../contract/index.ts';
 import { DIMENSIONS } from '../../model/index.ts';
 
@@ -61,9 +64,15 @@ describe('results/README.md documents every column a run writes', () => {
     expect(tableColumns(section('points.csv'))).toEqual([...base, ...dimensionColumns].sort());
   });
 
+  it('points.csv: every optional column, outside the tables of base and dimension columns', () => {
+    expect(undocumented(OPTIONAL_POINT_COLUMNS, section('points.csv'))).toEqual([]);
+  });
+
   it('raw calls.csv and attempts.csv: every field, and the replica column', () => {
     const text = section('raw/<slug>.calls.csv and raw/<slug>.attempts.csv');
     expect(undocumented(CALL_FIELDS, text)).toEqual([]);
+    expect(undocumented([...callFields(true)], text)).toEqual([]);
+    expect(callFields(true)).toContain(CALL_HEDGED_ON_ERROR_FIELD);
     expect(undocumented([...attemptFields(2)], text)).toEqual([]);
     expect(attemptFields(2)).toContain(ATTEMPT_REPLICA_FIELD);
   });

@@ -16,7 +16,7 @@ const names = matrix.configs.map((c) => c.name);
 const scheduleMin = (m: typeof matrix) => planPoints(m).reduce((t, p) => t + p.expectedMs, 0) / 60_000;
 
 /** Study-shaped rows of the points a matrix with these configs, loads, modes and delays runs. */
-function rowsOf(configs: string[], loads: number[], modes: string[], delays?: number[]) {
+function rowsOf(configs: string[], loads: number[], modes: string[], delays?: (number | string)[]) {
   return studyRows().filter(
     (r) =>
       configs.includes(r.config) &&
