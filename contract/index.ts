@@ -82,7 +82,7 @@ export {
 } from './manifest.ts';
 export { percentileOf, percentileOfSorted } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
-export type { PointRow, PointSource } from './point-row.ts';
+export { EXTRA_POINT_COLUMNS, type ExtraPointColumn, type PointRow, type PointSource } from './point-row.ts';
 export {
   checkPointSpec,
   type FieldLabel,

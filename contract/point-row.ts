@@ -32,6 +32,14 @@ export const POINT_COLUMNS = [
 
 export type PointColumn = (typeof POINT_COLUMNS)[number];
 
+/**
+ * Columns after the dimension columns that a file has only when some row carries them (contract/points-csv.ts):
+ * `extra_service_share`, the work tied requests add, set on the rows of files where some point is tied.
+ */
+export const EXTRA_POINT_COLUMNS = ['extra_service_share'] as const;
+
+export type ExtraPointColumn = (typeof EXTRA_POINT_COLUMNS)[number];
+
 /** Where a row comes from: the simulator, the real harness, or the simulator with the measured network. */
 export type PointSource = 'sim' | 'real' | 'sim+net';
 
@@ -60,4 +68,9 @@ export interface PointRow extends DimCells {
   collapsed: boolean;
   send_lag_p99_ms: number | null;
   valid: boolean;
+  /**
+   * Service time of attempts that did not win their call (measured calls) over all their service time: the
+   * extra work. Absent (no column) unless some point of the file is tied; null = not known for this row.
+   */
+  extra_service_share?: number | null;
 }

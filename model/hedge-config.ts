@@ -1,6 +1,7 @@
 // Hedge configurations: what a point runs through the library's Pipeline, by name or as a user's JSON.
 
 import type { GrpcHedgingOptions, RetryThrottlingOptions } from './grpc-hedging.ts';
+import type { TiedOptions } from './tied.ts';
 
 /** Options of the hedge policy as a user writes them (all optional; library defaults otherwise). */
 export interface HedgeOptions {
@@ -41,6 +42,8 @@ export interface HedgeConfig {
   grpcHedging?: GrpcHedgingOptions;
   /** The channel's A6 token bucket; only with `grpcHedging`. */
   retryThrottling?: RetryThrottlingOptions;
+  /** Tied requests (model/tied.ts): copies on distinct replicas that cancel each other; excludes `hedge`. */
+  tied?: TiedOptions;
 }
 
 /** Who hedges a configuration's calls: hedgebench's library, or grpc-js from its service config. */

@@ -10,6 +10,7 @@ import type { PointDims } from './dimensions.ts';
 import type { HedgeConfig } from './hedge-config.ts';
 import type { ModelParams } from './params.ts';
 import type { Point } from './point.ts';
+import { tiedHedgeOptions } from './tied.ts';
 import type { DelayDistribution, TransportParams } from './transport-delays.ts';
 
 /** The largest factor a matrix may ask for (a 10 ms service then takes 10 s a call). */
@@ -56,7 +57,8 @@ export function dilateModel(m: ModelParams, k: number): ModelParams {
 
 /**
  * A configuration as the wall clock runs it at scale k: the hedge delay and the budget window × k, the
- * budget's hedges per second ÷ k, Gradient2's window and minimum RTT × k, grpc-js's hedging delay × k.
+ * budget's hedges per second ÷ k, Gradient2's window and minimum RTT × k, grpc-js's hedging delay × k, a
+ * tied configuration's gap and budget as a hedge's.
  * The library's defaults are filled in first (so they dilate too) and range-checked undilated.
  */
 export function dilateConfig(c: HedgeConfig, k: number): HedgeConfig {
@@ -67,6 +69,15 @@ export function dilateConfig(c: HedgeConfig, k: number): HedgeConfig {
     out.hedge = {
       ...c.hedge,
       delayMs: r.delayMs * k,
+      budgetWindowMs: r.budgetWindowMs * k,
+      budgetMinHedgesPerSecond: r.budgetMinHedgesPerSecond / k,
+    };
+  }
+  if (c.tied !== undefined) {
+    const r = resolveHedgeOptions(tiedHedgeOptions(c.tied));
+    out.tied = {
+      ...c.tied,
+      gapMs: c.tied.gapMs * k,
       budgetWindowMs: r.budgetWindowMs * k,
       budgetMinHedgesPerSecond: r.budgetMinHedgesPerSecond / k,
     };

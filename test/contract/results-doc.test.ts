@@ -9,6 +9,7 @@ import {
   ATTEMPT_REPLICA_FIELD,
   attemptFields,
   CALL_FIELDS,
+  EXTRA_POINT_COLUMNS,
   formatAttributionCsv,
   formatClaimsCsv,
   formatComparisonCsv,
@@ -56,9 +57,11 @@ const undocumented = (columns: readonly string[], text: string) => {
 };
 
 describe('results/README.md documents every column a run writes', () => {
-  it('points.csv: its tables name exactly the base columns and every dimension column', () => {
+  it('points.csv: its tables name exactly the base columns, every dimension column and the extra columns', () => {
     const base = headerOf(formatPointsCsv([]));
-    expect(tableColumns(section('points.csv'))).toEqual([...base, ...dimensionColumns].sort());
+    expect(tableColumns(section('points.csv'))).toEqual(
+      [...base, ...dimensionColumns, ...EXTRA_POINT_COLUMNS].sort(),
+    );
   });
 
   it('raw calls.csv and attempts.csv: every field, and the replica column', () => {
