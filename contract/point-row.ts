@@ -35,9 +35,10 @@ export type PointColumn = (typeof POINT_COLUMNS)[number];
 /**
  * Columns written after the base ones (before the dimensions) only when some row of the file has a value,
  * so a file whose points use none of what they measure is byte-identical to one written before they existed.
- * `hedged_on_error_rate`: calls that started a hedge because an attempt failed (model countsHedgesOnError).
+ * `hedged_on_error_rate`: calls that started a hedge because an attempt failed (model countsHedgesOnError);
+ * `extra_service_share`: the work tied requests add (a tied point's rows; simulated ones of such a file too).
  */
-export const OPTIONAL_POINT_COLUMNS = ['hedged_on_error_rate'] as const;
+export const OPTIONAL_POINT_COLUMNS = ['hedged_on_error_rate', 'extra_service_share'] as const;
 
 export type OptionalPointColumn = (typeof OPTIONAL_POINT_COLUMNS)[number];
 
@@ -74,4 +75,9 @@ export interface PointRow extends DimCells {
    * `hedge_rate` hedged because the delay elapsed); absent or null = not counted for this point.
    */
   hedged_on_error_rate?: number | null;
+  /**
+   * Service time of attempts that did not win their call (measured calls) over all their service time: the
+   * extra work. Absent (no column) unless some point of the file is tied; null = not known for this row.
+   */
+  extra_service_share?: number | null;
 }

@@ -11,6 +11,7 @@ import {
   MAX_TIME_SCALE,
   matrixSchema,
   modelIssues,
+  peerCancelCopies,
   referenceConfig,
 } from '../model/index.ts';
 import { PointSpecError } from './errors.ts';
@@ -133,6 +134,13 @@ export const pointSpecSchema = fields.superRefine((s, ctx) => {
     issue(
       'config',
       `${JSON.stringify(s.config.name)} is hedged by grpc-js (grpcHedging), which needs gRPC; set transport grpc`,
+    );
+  }
+  // Until the target cancels between replicas, a tied point would be measured as the hedge it maps to.
+  if (peerCancelCopies(s.config) > 0) {
+    issue(
+      'config',
+      `${JSON.stringify(s.config.name)} ties its copies (tied, cancel "on-start"), which only \`hedgebench simulate\` runs yet: the target server has no peer cancel; use cancel "on-response" to measure the hedge it equals`,
     );
   }
 });

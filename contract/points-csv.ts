@@ -1,6 +1,6 @@
 // Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
 
-import { csvCell } from './csv.ts';
+import { csvCell, csvFile } from './csv.ts';
 import {
   csvBodyWithDims,
   csvFileWithDims,
@@ -31,6 +31,7 @@ const DECIMALS: Partial<Record<keyof PointRow, number>> = {
   utilization: 4,
   send_lag_p99_ms: 3,
   hedged_on_error_rate: 5,
+  extra_service_share: 5,
 };
 
 /** Formats one cell of a points.csv row. */

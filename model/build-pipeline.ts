@@ -11,13 +11,15 @@ import {
   resolveLimitOptions,
 } from '../library/index.ts';
 import { grpcStatusCode } from './grpc-hedging.ts';
-import type { HedgeConfig } from './hedge-config.ts';
+import type { HedgeConfig, HedgeOptions } from './hedge-config.ts';
+import { resolveTied, tiedHedgeOptions } from './tied.ts';
 
-const KNOWN = ['name', 'hedge', 'adaptiveLimit', 'grpcHedging', 'retryThrottling'];
+const KNOWN = ['name', 'hedge', 'adaptiveLimit', 'grpcHedging', 'retryThrottling', 'tied'];
 
 /**
  * Builds the pipeline a configuration describes: no `hedge` = plain call; `hedge` = a HedgePolicy;
- * `adaptiveLimit` = a Gradient2 limit inside the hedge, so every attempt takes a permit.
+ * `tied` = the HedgePolicy of its copies (model/tied.ts; the transport ties them); `adaptiveLimit` = a
+ * Gradient2 limit inside the hedge, so every attempt takes a permit.
  * Invalid options throw the library's ConfigError (HB_CONFIG_INVALID) naming `config "<name>".<field>`.
  */
 export function buildPipeline(config: HedgeConfig, clock: Clock): Pipeline {
@@ -41,12 +43,29 @@ export function buildPipeline(config: HedgeConfig, clock: Clock): Pipeline {
     return a6Pipeline(config, clock, prefix);
   // Validate with the config's name in the field, before the policies validate again with their own.
   if (config.hedge !== undefined) resolveHedgeOptions(config.hedge, `${prefix}.hedge`);
+  const hedge = config.tied === undefined ? config.hedge : tiedHedge(config, prefix);
   if (config.adaptiveLimit !== undefined)
     resolveLimitOptions(config.adaptiveLimit, `${prefix}.adaptiveLimit`);
   const p = pipeline(clock);
-  if (config.hedge !== undefined) p.hedge({ ...config.hedge });
+  if (hedge !== undefined) p.hedge({ ...hedge });
   if (config.adaptiveLimit !== undefined) p.adaptiveLimit({ ...config.adaptiveLimit });
   return p;
+}
+
+// A tied configuration's copies are the attempts of one hedge, so a `hedge` beside it would be a second one.
+function tiedHedge(config: HedgeConfig, prefix: string): HedgeOptions {
+  if (config.hedge !== undefined) {
+    throw new ConfigError(
+      `${prefix}.hedge`,
+      config.hedge,
+      'cannot sit beside tied: a tied configuration sends its copies as its hedges (copy k+1 gapMs after copy k)',
+      'Drop hedge, or tied, or make them two configurations.',
+    );
+  }
+  resolveTied(config.tied!, `${prefix}.tied`);
+  const hedge = tiedHedgeOptions(config.tied!);
+  resolveHedgeOptions(hedge, `${prefix}.tied`);
+  return hedge;
 }
 
 // grpc-js hedges such a configuration; the library's A6HedgePolicy predicts it. No hedgebench policy may
@@ -58,6 +77,14 @@ function a6Pipeline(config: HedgeConfig, clock: Clock, prefix: string): Pipeline
       `${prefix}.retryThrottling`,
       config.retryThrottling,
       'applies to gRPC hedging only; add grpcHedging { maxAttempts, hedgingDelayMs } or drop retryThrottling',
+    );
+  }
+  if (config.tied !== undefined) {
+    throw new ConfigError(
+      `${prefix}.tied`,
+      config.tied,
+      "cannot sit beside grpcHedging: grpc-js hedges this configuration and cancels a hedge's losers only when a response arrives, so no copy can be tied",
+      'Drop tied, or grpcHedging to let hedgebench send the copies.',
     );
   }
   for (const other of ['hedge', 'adaptiveLimit'] as const) {

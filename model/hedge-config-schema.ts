@@ -1,5 +1,6 @@
 // The schema of one entry of a matrix's `configs`: a reference configuration's name, or an object with
-// `hedge`, `adaptiveLimit` and/or gRPC's `grpcHedging` / `retryThrottling`, bounded by the library's ranges.
+// `hedge` (or `tied`), `adaptiveLimit` and/or gRPC's `grpcHedging` / `retryThrottling`, bounded by the
+// library's ranges.
 
 import { z } from 'zod';
 import {
@@ -16,6 +17,7 @@ import {
 import { grpcHedgingSchema, retryThrottlingSchema } from './grpc-hedging-schema.ts';
 import { type HedgeConfig, REFERENCE_CONFIGS, referenceConfig } from './hedge-config.ts';
 import { issueText, positive } from './schema-messages.ts';
+import { TIED_CANCELS } from './tied.ts';
 
 const REF_NAMES = REFERENCE_CONFIGS.map((c) => JSON.stringify(c.name)).join(', ');
 /** Longest budget window a matrix may name, ms (the library takes longer ones: a dilated clock's). */
@@ -158,6 +160,29 @@ const hedgeSchema = z
   })
   .strict();
 
+// Tied requests (model/tied.ts): the gap and copies of their own, the budget as the hedge's.
+const tiedSchema = hedgeSchema
+  .pick({ budgetPercent: true, budgetMinHedgesPerSecond: true, budgetWindowMs: true })
+  .extend({
+    copies: z
+      .number()
+      .int('must be a whole number')
+      .min(2, 'must be ≥ 2 (1 copy is a plain call: drop `tied`)')
+      .max(H.maxAttempts.max, upTo(H.maxAttempts.max))
+      .optional(),
+    gapMs: z
+      .number({ invalid_type_error: 'must be a number ≥ 0 (ms between the copies; 0 = all at once)' })
+      .min(0, 'must be ≥ 0 (ms between the copies; 0 = all at once)'),
+    cancel: z
+      .enum(TIED_CANCELS, {
+        errorMap: () => ({
+          message: `use one of ${TIED_CANCELS.join(', ')} (the server that starts a copy cancels the others, or the client cancels the losers)`,
+        }),
+      })
+      .optional(),
+  })
+  .strict();
+
 const limitSchema = z
   .object({
     initialLimit: positive('starting limit').optional(),
@@ -181,6 +206,7 @@ const configObjectSchema = z
     adaptiveLimit: limitSchema.optional(),
     grpcHedging: grpcHedgingSchema.optional(),
     retryThrottling: retryThrottlingSchema.optional(),
+    tied: tiedSchema.optional(),
   })
   .strict();
 

@@ -2,6 +2,7 @@
 
 import type { HedgeBudgetShape, HedgeDelayOptions, LoneFailureRule, WinnerRule } from '../library/index.ts';
 import type { GrpcHedgingOptions, RetryThrottlingOptions } from './grpc-hedging.ts';
+import type { TiedOptions } from './tied.ts';
 
 /**
  * Options of the hedge policy as a user writes them (all optional; library defaults otherwise). None of
@@ -53,6 +54,8 @@ export interface HedgeConfig {
   grpcHedging?: GrpcHedgingOptions;
   /** The channel's A6 token bucket; only with `grpcHedging`. */
   retryThrottling?: RetryThrottlingOptions;
+  /** Tied requests (model/tied.ts): copies on distinct replicas that cancel each other; excludes `hedge`. */
+  tied?: TiedOptions;
 }
 
 /**

@@ -111,6 +111,16 @@ export { uniform, uniformOpen } from './rng.ts';
 export { MAX_FLAG_SEEDS, parseSeedList, SEED_LIST_FLAG_TEXT } from './seed-list.ts';
 export { correlatedServiceTimeMs, meanServiceMs, serviceTimeMs } from './service-time.ts';
 export {
+  checkTiedReplicas,
+  peerCancelCopies,
+  resolveTied,
+  TIED_CANCELS,
+  type TiedCancel,
+  type TiedOptions,
+  type TiedSettings,
+  tiedHedgeOptions,
+} from './tied.ts';
+export {
   dilateConfig,
   dilateModel,
   dilatePoint,
@@ -130,6 +140,7 @@ export {
   describeTransport,
   empiricalDelay,
   MIN_EMPIRICAL_SAMPLES,
+  peerCancelDelayMs,
   type TransportParams,
   transportDelayMs,
   validateTransport,

@@ -14,6 +14,7 @@ import { perturbationIssues, perturbationText } from './perturb.ts';
 import { formatLoad } from './point.ts';
 import { pickReplicaFields, replicaFieldIssues } from './replica-dims.ts';
 import { issueText } from './schema-messages.ts';
+import { tiedMatrixIssues } from './tied.ts';
 
 /** Default calibration: `no hedge` at load 0.1 for 1000 calls. */
 export const DEFAULT_CALIBRATION = Object.freeze({ load: 0.1, calls: 1000 });
@@ -79,6 +80,7 @@ export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
     ...duplicates(m.seeds.map(String)).map((s) => `seeds: ${s} appears twice; list each seed once`),
     ...replicaFieldIssues(m),
     ...(m.target === undefined ? [] : foreignTargetIssues(m, at)),
+    ...configs.flatMap((c, i) => tiedMatrixIssues(c, at(['configs', i]), m)),
     ...perturbIssues(m),
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];

@@ -111,6 +111,8 @@ export function replicaVariants(
   m: ReplicaFields,
 ): (PointDims | undefined)[] {
   const hedged = config.hedge !== undefined;
+  // A tied call's copies share stragglers as hedges do; they always go to distinct replicas (no hedgeTo).
+  const copied = hedged || config.tied !== undefined;
   const seen = new Set<string>();
   const out: (PointDims | undefined)[] = [];
   for (const replicas of m.replicas ?? [SINGLE_REPLICA.replicas]) {
@@ -122,7 +124,7 @@ export function replicaVariants(
             if (replicas !== SINGLE_REPLICA.replicas) dims.replicas = replicas;
             if (replicas > 1 && balancer !== SINGLE_REPLICA.balancer) dims.balancer = balancer;
             if (replicas > 1 && hedged && hedgeTo !== SINGLE_REPLICA.hedgeTo) dims.hedgeTo = hedgeTo;
-            if (hedged && correlation !== SINGLE_REPLICA.correlation) dims.correlation = correlation;
+            if (copied && correlation !== SINGLE_REPLICA.correlation) dims.correlation = correlation;
             if (slowReplica !== SINGLE_REPLICA.slowReplica) dims.slowReplica = slowReplica;
             const key = JSON.stringify(dims);
             if (seen.has(key)) continue;

@@ -29,6 +29,9 @@ export const STREAM = Object.freeze({
   responseB: 19,
   cancelA: 20,
   cancelB: 21,
+  /** A tied copy's cancel from one server to another (model/transport-delays.ts, peerCancelDelayMs). */
+  peerCancelA: 22,
+  peerCancelB: 23,
 });
 
 const TWO_POW_53_INV = 1 / 9007199254740992;

@@ -11,6 +11,7 @@ import type { PointDims } from './dimensions.ts';
 import type { HedgeConfig } from './hedge-config.ts';
 import type { ModelParams } from './params.ts';
 import type { Point } from './point.ts';
+import { tiedHedgeOptions } from './tied.ts';
 import type { DelayDistribution, TransportParams } from './transport-delays.ts';
 
 /** The largest factor a matrix may ask for (a 10 ms service then takes 10 s a call). */
@@ -66,7 +67,7 @@ export function dilateModel(m: ModelParams, k: number): ModelParams {
 /**
  * A configuration as the wall clock runs it at scale k: the hedge delay and the (ratio) budget window × k,
  * the budget's hedges per second ÷ k, the percentile delay's window, floor and cap × k, Gradient2's window
- * and minimum RTT × k, grpc-js's hedging delay × k.
+ * and minimum RTT × k, grpc-js's hedging delay × k, a tied configuration's gap and budget as a hedge's.
  * The library's defaults are filled in first (so they dilate too) and range-checked undilated.
  */
 export function dilateConfig(c: HedgeConfig, k: number): HedgeConfig {
@@ -87,6 +88,15 @@ export function dilateConfig(c: HedgeConfig, k: number): HedgeConfig {
       if (d.floorMs !== undefined) out.hedge.delay.floorMs = d.floorMs * k;
       if (d.capMs !== undefined) out.hedge.delay.capMs = d.capMs * k;
     }
+  }
+  if (c.tied !== undefined) {
+    const r = resolveHedgeOptions(tiedHedgeOptions(c.tied));
+    out.tied = {
+      ...c.tied,
+      gapMs: c.tied.gapMs * k,
+      budgetWindowMs: r.budgetWindowMs * k,
+      budgetMinHedgesPerSecond: r.budgetMinHedgesPerSecond / k,
+    };
   }
   if (c.adaptiveLimit !== undefined) {
     const r = resolveLimitOptions(c.adaptiveLimit);

@@ -97,9 +97,36 @@ export function transportDelayMs(
   call: number,
   attempt: number,
 ): number {
-  const d = t[dir];
-  if (d.kind === 'constant') return d.ms;
   const [a, b] = STREAMS[dir];
+  return drawDelay(t[dir], a, b, seed, call, attempt);
+}
+
+/**
+ * The delay (ms) of a tied call's peer cancel from the server of copy `from` to the server of copy `to`
+ * (model/tied.ts): one message between servers, so it takes what a request's trip takes — the request
+ * direction's distribution (a run's calibration point measures it) — on streams of its own.
+ */
+export function peerCancelDelayMs(
+  t: TransportParams,
+  seed: number,
+  call: number,
+  from: number,
+  to: number,
+): number {
+  // Copies are numbered 1..10: from × 16 + to names each ordered pair of a call once.
+  return drawDelay(t.request, STREAM.peerCancelA, STREAM.peerCancelB, seed, call, from * 16 + to);
+}
+
+// One draw of `d` for the key (seed, call, attempt) on streams a and b (b: the Box–Muller angle).
+function drawDelay(
+  d: DelayDistribution,
+  a: number,
+  b: number,
+  seed: number,
+  call: number,
+  attempt: number,
+): number {
+  if (d.kind === 'constant') return d.ms;
   keyLanes(seed, call, attempt, lanes);
   if (d.kind === 'empirical') {
     const s = d.samplesMs;

@@ -148,6 +148,23 @@ export class WorkerPool {
     this.setupWorkers();
   }
 
+  /**
+   * A peer cancel (tied requests, model/tied.ts): the server drops the attempt if it is still queued, in
+   * either cancellation mode — it is the server's own decision, not the client's cancel, so it counts in
+   * `cancelledQueued` and not in `cancelRequests`. An attempt in service, ended, or not this pool's is left
+   * alone. Returns whether the attempt was removed.
+   */
+  peerCancel(ticket: PoolTicket): boolean {
+    if (!(ticket instanceof Entry) || ticket.pool !== this || ticket.state !== QUEUED) return false;
+    // Left as a tombstone in the ring, as a cancelled queued attempt; pump() skips it.
+    this.accrueQueue();
+    this.queued--;
+    ticket.state = ENDED;
+    this.s.cancelledQueued++;
+    ticket.job.onEnd('cancelled-queued', this.clock.now());
+    return true;
+  }
+
   /** @internal Called by a ticket. */
   cancelEntry(e: Entry): void {
     if (e.state === ENDED || e.cancelRequested) return;

@@ -25,6 +25,7 @@ import {
   ArrivalSchedule,
   addBalancer,
   buildPipeline,
+  checkTiedReplicas,
   clientOfCall,
   countsHedgesOnError,
   dilatePoint,
@@ -33,6 +34,7 @@ import {
   type Perturbation,
   type Point,
   type PoolStats,
+  peerCancelCopies,
   perturbedCancellation,
   perturbedConfig,
   perturbedModel,
@@ -47,6 +49,7 @@ import {
 import { SimPointError } from './errors.ts';
 import { ReplicaPools } from './replica-pools.ts';
 import { SimTransport } from './sim-transport.ts';
+import type { PeerCancelCounts } from './tied-copies.ts';
 
 /** Knobs of one simulation (defaults suit the reference study). */
 export interface RunPointOptions {
@@ -104,6 +107,13 @@ export interface SimResult {
   meanWaitMs: number;
   /** Attempts of measured calls that reached a worker. */
   startedMeasured: number;
+  /**
+   * Service time of the attempts of measured calls that did not win their call, over all their service time
+   * (hedges' and tied copies' losers, served or cut short); null when no attempt was served.
+   */
+  extraServiceShare: number | null;
+  /** A tied point whose copies cancel each other on start (model/tied.ts): what its peer cancels did. */
+  tied?: PeerCancelCounts;
   /** Every measured call that arrived, in call order, model ms (only with `callRecords`). */
   calls?: SimCalls;
 }
@@ -167,6 +177,7 @@ class PointSimulation {
     this.onCall = options.onCall;
     this.setup = replicaSetupOf(p.dims);
     const R = this.setup.replicas;
+    checkTiedReplicas(p.config, R);
     // What serves the calls: the point's own service, or the one a perturbation makes of it; the schedule,
     // the row and the collapse criterion stay the point's.
     const served =
@@ -180,6 +191,7 @@ class PointSimulation {
       options.onAttempt,
       this.setup,
       options.transport === undefined ? undefined : dilateTransport(options.transport, this.k),
+      peerCancelCopies(served.config),
     );
     // Each client has its own policies (budget, limit, balancer state); they share the service.
     this.pipelines = Array.from({ length: pointClients(p) }, () =>
@@ -233,13 +245,18 @@ class PointSimulation {
       };
     }
     const spanMs = Number.isFinite(first) && Number.isFinite(last) ? last - first : 0;
-    const row = this.builder.finish({
-      busyMs: modelMs(this.transport.busyMeasuredMs, this.k),
+    const t = this.transport;
+    const extraServiceShare =
+      t.busyMeasuredMs > 0 ? Math.max(0, t.busyMeasuredMs - t.winnerBusyMeasuredMs) / t.busyMeasuredMs : null;
+    const built = this.builder.finish({
+      busyMs: modelMs(t.busyMeasuredMs, this.k),
       spanMs,
       collapsed: collapse.collapsed,
       sendLagP99Ms: null,
       valid: true,
     });
+    // Only a tied point's row carries the extra work, so a file without one keeps its columns (points-csv.ts).
+    const row = p.config.tied === undefined ? built : { ...built, extra_service_share: extraServiceShare };
     return {
       key: pointKey(p),
       row,
@@ -255,6 +272,8 @@ class PointSimulation {
           ? modelMs(this.transport.waitMeasuredMs / this.transport.startedMeasured, this.k)
           : Number.NaN,
       startedMeasured: this.transport.startedMeasured,
+      extraServiceShare,
+      ...(t.ties === undefined ? {} : { tied: { ...t.ties.counts } }),
       ...(this.records === undefined ? {} : { calls: this.finishRecords(this.records) }),
     };
   }
@@ -317,6 +336,7 @@ class PointSimulation {
 
   private finish(state: CallState, o: Outcome<void>): void {
     const i = state.call;
+    this.transport.ties?.forget(i);
     if (i < this.warm) return;
     const latency = modelMs(this.clock.now() - this.schedule.at(i), this.k);
     const outcome = o.ok ? 'ok' : state.rejected ? 'rejected' : 'failed';

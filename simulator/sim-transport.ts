@@ -3,7 +3,8 @@
 // model's service time for (seed, call, attempt) on that replica — or, when the model fails the attempt, its
 // errorMs, answered with an error; a response leaving a long queue carries the model's pushback. Without a network
 // (the default) every trip takes no time; with one (model/transport-delays.ts) the request, the response and the
-// cancellation each take their drawn delay.
+// cancellation each take their drawn delay. A tied point's copies cancel each other from their servers
+// (simulator/tied-copies.ts).
 
 import type { AttemptEnd, AttemptRecord } from '../contract/index.ts';
 import type { CallState, Operation, Outcome } from '../library/index.ts';
@@ -29,6 +30,7 @@ import {
   serviceTimeMs,
   transportDelayMs,
 } from '../model/index.ts';
+import { type TiedCall, TiedCalls, type TiedCopy } from './tied-copies.ts';
 
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 // One error for every failure the model makes: an outcome only carries it, and an Error per attempt would
@@ -70,8 +72,14 @@ export class SimTransport {
   /** The model's pushback rule, in the clock's ms; undefined = responses never push back. */
   readonly pushback: PushbackRule | undefined;
 
+  /** Σ service time of the attempts that won their call (measured calls), ms; the rest of busyMeasuredMs is extra. */
+  winnerBusyMeasuredMs = 0;
+  /** The calls whose copies cancel each other from their servers (a tied point, cancel on-start), or undefined. */
+  readonly ties: TiedCalls | undefined;
   /** The operation to compose into a pipeline. */
-  readonly op: Operation<void> = (call, attempt, done) => {
+  readonly op: Operation<void>;
+
+  private readonly plainOp: Operation<void> = (call, attempt, done) => {
     this.sent++;
     const replica = replicaOf(call.replicas, attempt);
     if (this.net !== undefined) {
@@ -86,9 +94,28 @@ export class SimTransport {
     return () => a.cancel();
   };
 
+  // Every attempt is a copy of its call's tie: it reaches its server through the tie, which may drop it.
+  private readonly tiedOp: Operation<void> = (call, attempt, done) => {
+    this.sent++;
+    const replica = replicaOf(call.replicas, attempt);
+    const tie = this.ties!.of(call, attempt);
+    if (this.net !== undefined) {
+      const n = new NetAttempt(this, call, attempt, replica, done, Number.NaN);
+      n.tie = tie;
+      n.send(this.net);
+      return () => n.cancel();
+    }
+    const now = this.pools[replica].clock.now();
+    const a = new SimAttempt(this, call, attempt, replica, done, now);
+    a.tie = tie;
+    tie.arrive(a, now);
+    return () => a.cancel();
+  };
+
   /**
    * `onAttempt`, when given, sees every attempt's record as it ends (in-process use: tests, raw output);
-   * `net`, when given, delays every trip (absent: the zero-delay transport, exactly as before it existed).
+   * `net`, when given, delays every trip (absent: the zero-delay transport, exactly as before it existed);
+   * `tiedCopies` > 0: each call's that many copies cancel each other when one starts (model/tied.ts).
    */
   constructor(
     readonly pools: readonly WorkerPool[],
@@ -98,29 +125,37 @@ export class SimTransport {
     readonly onAttempt?: (r: AttemptRecord) => void,
     readonly setup: ReplicaSetup = SINGLE_REPLICA,
     readonly net?: TransportParams,
+    tiedCopies = 0,
   ) {
     this.busyByReplica = new Float64Array(pools.length);
     this.replicated = !isSingleReplica(setup);
     this.failures = hasFailures(model);
     this.pushback = model.pushback;
+    this.ties =
+      tiedCopies > 0 ? new TiedCalls(tiedCopies, pools[0].clock, seed, measuredFrom, net) : undefined;
+    this.op = this.ties === undefined ? this.plainOp : this.tiedOp;
   }
 }
 
 // One attempt in the pool; it is its own PoolJob, so a send allocates this object and one canceller closure.
-class SimAttempt implements PoolJob {
+class SimAttempt implements PoolJob, TiedCopy {
   /** What the worker holds: the service draw, or a failing attempt's errorMs. */
   readonly serviceMs: number;
   /** The model failed this attempt: its answer is an error. */
   protected readonly failed: boolean;
   ticket: PoolTicket | null = null;
-  protected startedAt = -1;
+  startedAt = -1;
   protected worker = -1;
   protected live = true;
+  /** Its worker time, ms (measured calls only): what a win adds to winnerBusyMeasuredMs. */
+  protected heldMs = 0;
+  /** The call's tie when the point's copies cancel each other; undefined otherwise. */
+  tie: TiedCall | undefined = undefined;
 
   constructor(
     protected readonly t: SimTransport,
     protected readonly call: CallState,
-    protected readonly attempt: number,
+    readonly attempt: number,
     protected readonly replica: number,
     protected readonly done: (o: Outcome<void>) => void,
     protected enqueuedAt: number,
@@ -134,14 +169,25 @@ class SimAttempt implements PoolJob {
   }
 
   /** The pool of this attempt's replica. */
-  protected get pool(): WorkerPool {
+  get pool(): WorkerPool {
     return this.t.pools[this.replica];
+  }
+
+  /** Queues the attempt on its replica (a tie's copy, when it is let in). */
+  submit(): void {
+    this.ticket = this.pool.submit(this);
+  }
+
+  /** A peer cancel was at its server first: it ends there without being queued. */
+  drop(now: number): void {
+    this.finish('cancelled-queued', now, false);
   }
 
   /** An attempt left the pool: counts its worker time (measured calls) and reports its record. */
   protected finish(ended: AttemptEnd, now: number, answered: boolean): void {
     const t = this.t;
     if (this.startedAt >= 0 && this.call.call >= t.measuredFrom) {
+      this.heldMs = now - this.startedAt;
       t.busyMeasuredMs += now - this.startedAt;
       t.busyByReplica[this.replica] += now - this.startedAt;
       if (t.busyByCall !== undefined) t.busyByCall[this.call.call - t.measuredFrom] += now - this.startedAt;
@@ -169,6 +215,7 @@ class SimAttempt implements PoolJob {
       t.waitMeasuredMs += now - this.enqueuedAt;
       t.startedMeasured++;
     }
+    if (this.tie !== undefined) this.tie.started(this, now);
   }
 
   onEnd(ended: AttemptEnd, now: number): void {
@@ -177,6 +224,7 @@ class SimAttempt implements PoolJob {
     // A cancelled attempt reports nothing: the library has already moved on.
     if (ended === 'served' && this.live) {
       this.live = false;
+      this.t.winnerBusyMeasuredMs += this.heldMs;
       const rule = this.t.pushback;
       // Without a pushback rule the frozen outcomes, as before: nothing more on today's path.
       this.done(rule === undefined ? (this.failed ? FAILED : OK) : answer(this.failed, this.pool, rule));
@@ -208,8 +256,9 @@ class NetAttempt extends SimAttempt {
 
   private arrive(): void {
     this.enqueuedAt = this.pool.clock.now();
-    this.ticket = this.pool.submit(this);
-    if (this.cancelReached) this.ticket.cancel();
+    if (this.tie === undefined) this.ticket = this.pool.submit(this);
+    else this.tie.arrive(this, this.enqueuedAt);
+    if (this.cancelReached) this.ticket?.cancel();
   }
 
   override onEnd(ended: AttemptEnd, now: number): void {
@@ -223,6 +272,7 @@ class NetAttempt extends SimAttempt {
     this.pool.clock.setTimer(() => {
       if (!this.live) return;
       this.live = false;
+      this.t.winnerBusyMeasuredMs += this.heldMs;
       this.done(out);
     }, d);
   }

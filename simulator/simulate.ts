@@ -27,7 +27,9 @@ export async function simulateMatrix(
 ): Promise<SimulateOutcome> {
   const points = expandMatrix(matrix);
   const results = await runPoints(points, options);
-  const rows = results.map((r) => r.row);
+  // Where some point is tied, every row says its extra work, so tied copies read against hedges' losers.
+  const tied = results.some((r) => r.row.extra_service_share !== undefined);
+  const rows = results.map((r) => (tied ? { ...r.row, extra_service_share: r.extraServiceShare } : r.row));
   mkdirSync(outDir, { recursive: true });
   const pointsCsvPath = join(outDir, RUN_FILES.points);
   const evidencePath = join(outDir, RUN_FILES.simEvidence);
@@ -44,6 +46,7 @@ export async function simulateMatrix(
       simulatedMs: r.simulatedMs,
       events: r.events,
       ...(r.replicas === undefined ? {} : { replicas: r.replicas }),
+      ...(r.tied === undefined ? {} : { tied: r.tied }),
     })),
   };
   writeFileSync(evidencePath, `${JSON.stringify(evidence, null, 2)}\n`);
