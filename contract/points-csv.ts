@@ -1,6 +1,6 @@
 // Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
 
-import { csvCell, csvFile } from './csv.ts';
+import { csvCell } from './csv.ts';
 import {
   csvBodyWithDims,
   csvFileWithDims,

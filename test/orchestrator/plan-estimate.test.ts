@@ -137,7 +137,8 @@ describe('hedgebench run --plan', () => {
     const j = JSON.parse(String(r.stdout));
     expect(j.matrix).toBe('quick');
     expect(j.points).toHaveLength(9);
-    expect(j.warnings[0]).toContain('p99.9');
+    // Paired by call, 3 600 measured calls need no bound of their own on p99.9.
+    expect(j.warnings).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
     expect(existsSync(join(dir, 'results'))).toBe(false);
   });
