@@ -2,7 +2,8 @@
 // and fire close to their deadline even with hundreds outstanding.
 //
 // Why not one setTimeout per timer: Node timers fire up to ~1 ms early (libuv's cached loop time) and,
-// with ~1 000 outstanding, up to ~5 ms late at p99 (bench/RESULTS.md, target server, "bare setTimeout").
+// with ~1 000 outstanding, up to ~5 ms late at p99 (bench/RESULTS.md, "The target server", "bare
+// setTimeout").
 // Here all timers live in one heap ordered by (deadline, insertion order) and only the earliest
 // deadline is waited for, by one of two wakers:
 //  - 'thread' (default): a worker thread sleeps in Atomics.wait until the deadline (or `leadMs` before it,

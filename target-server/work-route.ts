@@ -1,7 +1,8 @@
 // GET /work on node:http directly: the one route that carries the load. Every other route stays in the
 // express app. Why: on this 2-core VM express cost ~500 µs of CPU per request at 1 000 req/s (router,
 // res.json, header helpers, their garbage), the target's main thread ran at 0.6–0.8 of a core at load 0.95,
-// and that CPU queueing — not the model — was the tail of every response (bench/RESULTS.md, "fidelity").
+// and that CPU queueing — not the model — was the tail of every response (bench/RESULTS.md, "The target
+// server").
 // Behaviour is the express route's: same parameters, same errors (JSON, codes), same cancellation.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';

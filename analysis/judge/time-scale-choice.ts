@@ -11,9 +11,9 @@ export const AUTO_MARGIN = 0.8;
 
 /**
  * How far one probe's reading moves from run to run on one machine with the host quiet: about 3× between the
- * lowest and highest of several probes, i.e. × or ÷ 1.7 around the middle (bench/RESULTS.md, "auto"). The
- * choice must hold for the run after the probe, which may read that much higher: k is chosen for a reading
- * this many times the probe's.
+ * lowest and highest of several probes, i.e. × or ÷ 1.7 around the middle (bench/RESULTS.md, '"auto": how
+ * steady the time-scale choice is'). The choice must hold for the run after the probe, which may read that
+ * much higher: k is chosen for a reading this many times the probe's.
  */
 export const AUTO_HOST_DRIFT = 1.7;
 

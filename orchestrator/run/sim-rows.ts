@@ -73,8 +73,8 @@ export function collapseDrains(
 
 /**
  * A collapse predicted to end with at least this many attempts in flight is measured alone. The collapses
- * that took their neighbours' cores held 525–19 744 (bench/RESULTS.md, "Claims 1–6 on the real clock" and
- * "Heavy collapses alone, measured"); the quick preset's one holds 151 (244 predicted), about what its
+ * that took their neighbours' cores held 525–19 744 (bench/RESULTS.md, "Collapses measured
+ * alone"); the quick preset's one holds 151 (244 predicted), about what its
  * unhedged neighbour at the same load holds (52), and measuring it alone cost 40 s and bought nothing.
  */
 export const ALONE_BACKLOG = 500;
@@ -83,7 +83,7 @@ export const ALONE_BACKLOG = 500;
  * The keys of the points the simulation predicts to collapse heavily (collapseBacklog ≥ ALONE_BACKLOG).
  * Lanes that share one machine measure them alone, after the others: thousands of attempts in flight (up to
  * the generator's cap, 19 744 here) keep a point's load generator and target busy enough to take the cores
- * from the points measured beside it (bench/RESULTS.md, "Claims 1–6 on the real clock": 8 of the 16 points
+ * from the points measured beside it (bench/RESULTS.md, "Collapses measured alone": 8 of the 16 points
  * beside them failed their self-check; with every collapse alone, 1 of 16).
  */
 export function collapsingKeys(
