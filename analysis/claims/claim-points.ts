@@ -43,6 +43,8 @@ export class ClaimPoints {
   ) {
     for (const r of rows) {
       if (r.source !== source || r.seed !== seed) continue;
+      // A percentile delay (`delay_ms` = p95) is a policy no claim of the study is about.
+      if (r.delay_ms != null && !Number.isFinite(Number(r.delay_ms))) continue;
       this.mine.push(r);
       const key = keyOf({ ...r, delayMs: r.delay_ms == null ? undefined : Number(r.delay_ms) });
       // The configuration's own delay written out (`delay_ms` = 20) is the same point as its default;

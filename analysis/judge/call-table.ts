@@ -96,7 +96,9 @@ function busyOfCalls(a: RawAttempts, row: ReadonlyMap<number, number>, n: number
   for (let j = 0; j < a.n; j++) {
     const i = row.get(a.call[j]);
     if (i === undefined || !Number.isFinite(a.startMs[j]) || !Number.isFinite(a.endMs[j])) continue;
-    busy[i] += a.ended[j] === 'served' ? a.serviceMs[j] : Math.max(0, a.endMs[j] - a.startMs[j]);
+    // A failed attempt (the model's errorMs) holds its worker for its draw as a served one does.
+    const drawn = a.ended[j] === 'served' || a.ended[j] === 'failed';
+    busy[i] += drawn ? a.serviceMs[j] : Math.max(0, a.endMs[j] - a.startMs[j]);
   }
   return busy;
 }
