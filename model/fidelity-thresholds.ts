@@ -5,7 +5,7 @@
 export interface FidelityThresholds {
   /** Hold overshoot p99: actual − intended hold of served attempts (the target's own histogram). */
   holdOvershootP99Ms: number;
-  /** Request + response transit p99: what HTTP and both event loops add to a call. */
+  /** Request + response transit p99: what HTTP and both event loops add to a call, the server's wait before answering aside. */
   transitP99Ms: number;
   /** Target response delay p99: worker released → response written, the wait for the event loop. */
   responseDelayP99Ms: number;

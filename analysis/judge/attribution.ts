@@ -170,6 +170,16 @@ export function attribute(calls: RawCalls, attempts: RawAttempts, status: PointS
   return { n, missing: okCalls - n, offset, call, latency, parts, transit, withoutHarness };
 }
 
+/**
+ * Request transit + response transit of every attributed call: the round trip between the generator's socket
+ * and the server's, without the server's own wait before it answers (response_delay, checked on its own).
+ */
+export function roundTrips(a: Attribution): Float64Array {
+  const out = new Float64Array(a.n);
+  for (let k = 0; k < a.n; k++) out[k] = a.parts.request_transit[k] + a.parts.response_transit[k];
+  return out;
+}
+
 /** Sum of the parts of call k minus its latency, ms (0 up to rounding: the parts telescope). */
 export function residualMs(a: Attribution, k: number): number {
   let sum = 0;

@@ -5,6 +5,7 @@
 import { percentileOf } from '../../contract/index.ts';
 import { type FidelityThresholds, TIME_SCALE_LADDER } from '../../model/index.ts';
 import type { RealPoint } from '../read/real-row.ts';
+import { roundTrips } from './attribution.ts';
 
 /** A delay at k must sit at or below this share of its threshold (model ms), so noise does not tip it. */
 export const AUTO_MARGIN = 0.8;
@@ -69,7 +70,8 @@ export function harnessDelays(p: RealPoint, k: number): HarnessDelays {
   const wall = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v * k : null);
   return {
     sendLagP99Ms: wall(p.row.send_lag_p99_ms),
-    transitP99Ms: p.attribution && p.attribution.n > 0 ? wall(percentileOf(p.attribution.transit, 99)) : null,
+    transitP99Ms:
+      p.attribution && p.attribution.n > 0 ? wall(percentileOf(roundTrips(p.attribution), 99)) : null,
     holdOvershootP99Ms: wall(check?.holdErrorMs?.p99),
     responseDelayP99Ms: wall(check?.responseDelayMs?.p99),
   };

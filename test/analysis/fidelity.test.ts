@@ -41,8 +41,11 @@ describe('fidelity checks at the target end', () => {
     const status = {
       target_check: { holdErrorMs: { count: 100, p99: 2.5 }, responseDelayMs: { count: 100, p99: 1 } },
     };
-    const transit = Float64Array.from({ length: 100 }, (_, i) => (i < 95 ? 0.5 : 4));
-    const attribution = { n: 100, transit } as never;
+    // Request transit 0.25 / 2 ms, response transit 0.25 / 2 ms (the slowest 5 %), and a response delay of
+    // 4 ms that the round trip must not count again (it has its own check, and 4 ≤ 5).
+    const part = (slow: number) => Float64Array.from({ length: 100 }, (_, i) => (i < 95 ? 0.25 : slow));
+    const parts = { request_transit: part(2), response_transit: part(2), response_delay: part(4) };
+    const attribution = { n: 100, parts } as never;
     const strict = fidelityReasons(status as never, attribution, FIDELITY_DEFAULTS);
     expect(strict).toHaveLength(2);
     expect(strict[0]).toContain('hold overshoot p99 2.50 ms exceeds fidelity.holdOvershootP99Ms = 1 ms');
