@@ -1,7 +1,7 @@
 // recommend's search beyond fixed delays × ratio budgets (probe/recommend-space.ts): the policies each model
-// gives a reason to try, and — with the simulator as the judge — a percentile delay and server pushback
-// chosen where they beat every fixed delay of the grid. The models and loads are the ones where that holds
-// (bench-free: the same simulation every run, deterministic for its seed).
+// gives a reason to try, and — with the simulator as the judge — server pushback chosen where it beats every
+// fixed delay of the grid, in both seeds at recommend's own calls; and never a configuration that fails more
+// calls than not hedging. Deterministic: the same simulation every run.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL } from '../../model/index.ts';
 import { type Candidate, formatRecommendation, recommend } from '../../probe/index.ts';
@@ -81,33 +81,37 @@ describe('the search space', () => {
   });
 });
 
-describe('recommend chooses a new policy where the simulator says it beats every fixed delay', () => {
-  it('a p95 delay at load 0.85 (16 workers): it hedges less as the queue grows, a fixed delay does not', () => {
-    const r = recommend({
-      model: DEFAULT_MODEL,
-      load: 0.85,
-      maxRequestsPerCall: 1.1,
-      calls: 20_000,
-      budgets: [5, 10],
-      percentiles: [95],
-      shapes: false,
+describe('recommend, with the simulator as the judge', () => {
+  // The preset's model (docs/policies.md): no hedges for 200 ms after a response sent while more than 2 ×
+  // workers wait. Both seeds, at recommend's own 40 000 calls. (A percentile delay is in the search too and
+  // loses here; at 20 000 calls a p95 delay looked best at 0.85, a transient gone by 40 000: policies.md.)
+  for (const seed of [1, 2]) {
+    it(`chooses server pushback over every fixed delay at load 0.85 (16 workers, queue above 32, 200 ms), seed ${seed}`, () => {
+      const r = recommend({
+        model: { ...DEFAULT_MODEL, pushback: { queueAbove: 32, ms: 200 } },
+        load: 0.85,
+        maxRequestsPerCall: 1.1,
+        seed,
+        budgets: [5, 10, 0],
+        percentiles: [95],
+        shapes: false,
+      });
+      const fixed = bestFixed(r.candidates, 1.1);
+      expect(r.best?.config.hedge?.budget).toEqual({ kind: 'pushback' });
+      expect(r.best!.tailMs).toBeLessThan(fixed.tailMs);
+      expect(r.best!.tailMs).toBeLessThan(r.baseline.tailMs);
+      expect(r.best!.requestsPerCall).toBeLessThanOrEqual(1.1);
+      expect(formatRecommendation(r)).toContain(
+        `As a matrix configuration: \`${JSON.stringify(r.best!.config)}\``,
+      );
     });
-    const fixed = bestFixed(r.candidates, 1.1);
-    expect(r.best?.config.hedge?.delay?.percentile).toBe(95);
-    expect(r.best!.tailMs).toBeLessThan(fixed.tailMs);
-    expect(r.best!.tailMs).toBeLessThan(r.baseline.tailMs);
-    expect(r.best!.requestsPerCall).toBeLessThanOrEqual(1.1);
-    expect(formatRecommendation(r)).toContain(
-      `As a matrix configuration: \`${JSON.stringify(r.best!.config)}\``,
-    );
-  });
+  }
 
-  it('server pushback at load 0.7 (4 workers, no hedges for 200 ms above a queue of 8)', () => {
+  it('chooses server pushback over every fixed delay at load 0.7 (4 workers, no hedges for 200 ms above a queue of 8)', () => {
     const r = recommend({
       model: { ...DEFAULT_MODEL, workers: 4, pushback: { queueAbove: 8, ms: 200 } },
       load: 0.7,
       maxRequestsPerCall: 1.1,
-      calls: 20_000,
       budgets: [5, 10, 0],
       percentiles: [],
       shapes: false,
