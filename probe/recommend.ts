@@ -20,7 +20,7 @@ export interface RecommendOptions {
   maxRequestsPerCall: number;
   /** The tail to minimise: 99 or 99.9 (default 99). */
   percentile?: 99 | 99.9;
-  /** Hedge delays to try, ms (default: the service time's p75, p90, p95, p97.5 and 2 × p95). */
+  /** Hedge delays to try, ms (default: the service time's p75, p90, p95, p99 and 2 × p95). */
   delaysMs?: number[];
   /** Budgets to try, % of calls (0 = unlimited; default 5, 10, 20, 0). */
   budgets?: number[];

@@ -84,7 +84,7 @@ describe('the search space', () => {
 describe('recommend, with the simulator as the judge', () => {
   // The preset's model (docs/policies.md): no hedges for 200 ms after a response sent while more than 2 ×
   // workers wait. Both seeds, at recommend's own 40 000 calls. (A percentile delay is in the search too and
-  // loses here; at 20 000 calls a p95 delay looked best at 0.85, a transient gone by 40 000: policies.md.)
+  // loses here; at 20 000 calls a p95 delay looked best at 0.85, a transient gone by 40 000: docs/policies.md.)
   for (const seed of [1, 2]) {
     it(`chooses server pushback over every fixed delay at load 0.85 (16 workers, queue above 32, 200 ms), seed ${seed}`, () => {
       const r = recommend({
