@@ -3,6 +3,7 @@
 // HTTP/1.1's here, so an HTTP/1.1 allowance leaves a gRPC point's p50 out of it).
 
 import type { PointDims } from './dimensions.ts';
+import { pointModel } from './error-probs.ts';
 import type { Transport } from './grpc-hedging-schema.ts';
 import { referenceConfig } from './hedge-config.ts';
 import { expandMatrix, timeScales, withTimeScale } from './matrix-expand.ts';
@@ -51,7 +52,8 @@ export function calibrationCandidates(m: Matrix): Point[] {
         seed: m.seeds[0],
         calls: c.calls,
         warmupFraction: m.warmupFraction,
-        model: m.model,
+        // Nothing fails at the calibration point unless the model itself says (an errorProbs sweep does not).
+        model: pointModel(m.model, dims),
         ...(dims === undefined ? {} : { dims }),
       };
     }),

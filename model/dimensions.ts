@@ -1,7 +1,7 @@
-// Point dimensions beyond config × load × cancellation × seed: the hedge delay today, and whatever a study
-// sweeps next. A dimension left at its default is invisible — absent from the point key, the slug, the
-// manifest and the CSV columns — so results made before it existed, and runs that do not use it, stay
-// byte-identical. Adding a dimension = one field below, one entry in DIMENSIONS, and its effect on a point.
+// Point dimensions beyond config × load × cancellation × seed: the hedge delay, replicas, clients, the time
+// scale, fast failures, and whatever a study sweeps next. A dimension left at its default is invisible —
+// absent from the point key, the slug, the manifest and the CSV columns — so results made before it existed,
+// and runs that do not use it, stay byte-identical. Adding a dimension = one field below, one entry in DIMENSIONS, and its effect on a point.
 
 import type { BalancerName, HedgeTarget } from '../library/index.ts';
 
@@ -32,6 +32,8 @@ export interface PointDims {
   timeScale?: number;
   /** The real side made deliberately wrong (matrix `perturb`, model/perturb.ts), as its text; absent = none. */
   perturb?: string;
+  /** The point's `model.errorProb` (matrix `errorProbs`, model/error-probs.ts); absent = 0, nothing fails. */
+  errorProb?: number;
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
@@ -84,6 +86,14 @@ export const DIMENSIONS = [
     words: (v) => `time ×${v}`,
   },
   { field: 'perturb', column: 'perturb', tag: 'p', kind: 'string', words: (v) => `perturbed: ${v}` },
+  {
+    field: 'errorProb',
+    column: 'error_prob',
+    tag: 'e',
+    kind: 'number',
+    // A share in per cent, as people say it (0.01 → "errors 1 %"); toPrecision drops 0.07 × 100's float tail.
+    words: (v) => `errors ${Number((Number(v) * 100).toPrecision(12))} %`,
+  },
 ] as const satisfies readonly DimensionSpec[];
 
 /** The CSV column of a dimension. */

@@ -32,6 +32,7 @@ export {
   type PointDims,
   pointClients,
 } from './dimensions.ts';
+export { errorProbsNotes, pointModel, sweepsFailures } from './error-probs.ts';
 export {
   MatrixInvalidError,
   ModelFailureError,

@@ -3,6 +3,7 @@
 
 import { type DelaySweepEntry, sweptHedge } from './delay-sweep.ts';
 import type { PointDims } from './dimensions.ts';
+import { errorProbVariants, pointModel } from './error-probs.ts';
 import type { Transport } from './grpc-hedging-schema.ts';
 import { type HedgeConfig, hedgerOf } from './hedge-config.ts';
 import type { Matrix } from './matrix-schema.ts';
@@ -12,7 +13,8 @@ import { replicaVariants } from './replica-dims.ts';
 
 /**
  * Every point of the matrix, ordered time scale → perturbation → seed → cancellation → config → delay →
- * transport → replica dims → clients → load (each in file order; model/replica-dims.ts orders the replica dims).
+ * transport → replica dims → clients → failure probability → load (each in file order; model/replica-dims.ts
+ * orders the replica dims). A point's model is the matrix's with its failure probability (model/error-probs.ts).
  */
 export function expandMatrix(m: Matrix): Point[] {
   const out: Point[] = [];
@@ -25,7 +27,10 @@ export function expandMatrix(m: Matrix): Point[] {
               transportVariants(v, m.transport),
             );
             for (const { config: c, dims: base } of variants) {
-              for (const dims of replicaVariants(c, base, m).flatMap((d) => clientVariants(d, m.clients))) {
+              const dimsList = replicaVariants(c, base, m)
+                .flatMap((d) => clientVariants(d, m.clients))
+                .flatMap((d) => errorProbVariants(d, m.errorProbs));
+              for (const dims of dimsList) {
                 for (const load of m.loads) {
                   const all = withPerturbation(withTimeScale(dims, k), perturb);
                   out.push({
@@ -35,7 +40,7 @@ export function expandMatrix(m: Matrix): Point[] {
                     seed,
                     calls: m.calls,
                     warmupFraction: m.warmupFraction,
-                    model: m.model,
+                    model: pointModel(m.model, all),
                     ...(all === undefined ? {} : { dims: all }),
                   });
                 }

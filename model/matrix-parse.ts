@@ -3,6 +3,7 @@
 
 import { ConfigError, ManualClock } from '../library/index.ts';
 import { buildPipeline } from './build-pipeline.ts';
+import { errorProbsIssues, sweepsFailures } from './error-probs.ts';
 import { MatrixInvalidError } from './errors.ts';
 import { FIDELITY_DEFAULTS } from './fidelity-thresholds.ts';
 import { foreignTargetIssues } from './foreign-target.ts';
@@ -82,10 +83,11 @@ export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
     ...(m.target === undefined ? [] : foreignTargetIssues(m, at)),
     ...configs.flatMap((c, i) => tiedMatrixIssues(c, at(['configs', i]), m)),
     ...perturbIssues(m),
+    ...errorProbsIssues(m),
     ...configs.flatMap((c, i) => pipelineIssue(c, at(['configs', i]))),
   ];
   const model: ModelParams = { ...DEFAULT_MODEL, ...m.model };
-  issues.push(...modelIssues(model, at));
+  issues.push(...modelIssues(model, at, sweepsFailures(m)));
   if (issues.length > 0) {
     throw new MatrixInvalidError(`${source} is not a valid matrix:\n  - ${issues.join('\n  - ')}`, issues);
   }
@@ -100,6 +102,7 @@ export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
     ...(m.clients === undefined ? {} : { clients: [...m.clients] }),
     ...(m.timeScale === undefined ? {} : { timeScale: m.timeScale === 'auto' ? 'auto' : [...m.timeScale] }),
     ...(m.perturb === undefined ? {} : { perturb: m.perturb.map((p) => ({ ...p })) }),
+    ...(m.errorProbs === undefined ? {} : { errorProbs: [...m.errorProbs] }),
     cancellation: [...m.cancellation],
     seeds: [...m.seeds],
     calls: m.calls,

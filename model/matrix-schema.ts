@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { type DelaySweepEntry, delaySweepEntrySchema } from './delay-sweep.ts';
+import { errorProbsSchema } from './error-probs.ts';
 import type { FidelityThresholds } from './fidelity-thresholds.ts';
 import { type ForeignTarget, targetSchema } from './foreign-target.ts';
 import { type Transport, transportSchema } from './grpc-hedging-schema.ts';
@@ -96,6 +97,7 @@ export const matrixSchema = z
         'must list at least one perturbation ({} = none), e.g. [{}, {"serviceFactor": 1.03}], or be left out',
       )
       .optional(),
+    errorProbs: errorProbsSchema,
     cancellation: z
       .array(
         z.enum(['ignore', 'propagate'], { errorMap: () => ({ message: "must be 'ignore' or 'propagate'" }) }),
@@ -169,6 +171,11 @@ export interface Matrix extends ReplicaFields {
    * none. The simulation never sees it: a sensitivity test of the verdict.
    */
   perturb?: Perturbation[];
+  /**
+   * Failure probabilities to sweep (model/error-probs.ts): each sets the point's `model.errorProb`; absent = the
+   * model's own (0 unless it says).
+   */
+  errorProbs?: number[];
   cancellation: Cancellation[];
   seeds: number[];
   calls: number;

@@ -67,8 +67,16 @@ export const modelSchema = z
   })
   .strict();
 
-/** What the model schema cannot check field by field: stragglers' range, and a mean that gives a rate. */
-export function modelIssues(model: ModelParams, at: (path: (string | number)[]) => string): string[] {
+/**
+ * What the model schema cannot check field by field: stragglers' range, and a mean that gives a rate.
+ * `sweptFailures`: the matrix's `errorProbs` gives the failure probability per point, so errorMs and
+ * errorCorrelation shape those failures without a model.errorProb of their own.
+ */
+export function modelIssues(
+  model: ModelParams,
+  at: (path: (string | number)[]) => string,
+  sweptFailures = false,
+): string[] {
   const issues: string[] = [];
   if (model.stragglerMaxMs < model.stragglerMinMs) {
     issues.push(
@@ -76,11 +84,11 @@ export function modelIssues(model: ModelParams, at: (path: (string | number)[]) 
     );
   }
   // errorMs and errorCorrelation shape failures; without errorProb > 0 there are none for them to shape.
-  if (!((model.errorProb ?? 0) > 0)) {
+  if (!((model.errorProb ?? 0) > 0) && !sweptFailures) {
     for (const f of ['errorMs', 'errorCorrelation'] as const) {
       if (model[f] !== undefined) {
         issues.push(
-          `${at(['model', f])}: has no effect without model.errorProb > 0 (no attempt fails); set errorProb, e.g. 0.01, or drop ${f}`,
+          `${at(['model', f])}: has no effect without model.errorProb > 0 (no attempt fails); set errorProb, e.g. 0.01 (or sweep it: errorProbs [0, 0.01]), or drop ${f}`,
         );
       }
     }

@@ -1,7 +1,9 @@
 // The probe's last step: the model fitted from the low-load service times and the ramp's steps — the
-// service distribution rounded to the matrix's precision, and the workers that best explain the ramp.
+// service distribution rounded to the matrix's precision, the workers that best explain the ramp, and the
+// failures the low-load phase saw (probe/fit-errors.ts).
 
 import type { ModelParams } from '../model/index.ts';
+import { type ErrorFit, errorModelFields } from './fit-errors.ts';
 import type { ServiceFit } from './fit-service.ts';
 import { allenCunneenWorkers, fitWorkers, type WorkersFit } from './fit-workers.ts';
 import type { ResolvedProbeOptions } from './options.ts';
@@ -14,6 +16,7 @@ export function fitModel(
   service: ServiceFit,
   lowLoad: ProbeResult['lowLoad'],
   floor: ProbeResult['floor'],
+  errors: ErrorFit | null = null,
 ): { workers: WorkersFit; model: ModelParams } {
   const progress = o.onProgress;
   // Fit on the steps with answers (an errors-only knee step says nothing about the queue).
@@ -43,7 +46,9 @@ export function fitModel(
     hi,
     allenCunneen,
   });
-  const model: ModelParams = { workers: workers.workers, ...serviceModel };
+  // The workers are fitted on the service alone: fast failures hold a worker for little (errorMs), and the
+  // ramp's latencies are those of the 2xx answers.
+  const model: ModelParams = { workers: workers.workers, ...serviceModel, ...errorModelFields(errors) };
   return { workers, model };
 }
 

@@ -1,6 +1,6 @@
 // The probe's first phase: the network floor (TCP connects, or a floor URL between requests), then one
 // request at a time for service times with no queueing caused by the probe, checked (too slow, errors, too
-// fast to fit) and fitted to the service distribution.
+// fast to fit) and fitted to the service distribution; the non-2xx answers fitted as the model's failures.
 
 import { percentileOf } from '../contract/index.ts';
 import {
@@ -10,6 +10,7 @@ import {
   ProbeTooSlowError,
   ProbeUnreachableError,
 } from './errors.ts';
+import { type ErrorFit, fitErrors, MAX_ERROR_SHARE } from './fit-errors.ts';
 import { fitService, type ServiceFit } from './fit-service.ts';
 import { connectRtts, sequential } from './phases.ts';
 import type { ProbeResult } from './probe-result.ts';
@@ -21,6 +22,8 @@ export interface LowLoadPhase {
   floor: ProbeResult['floor'];
   lowLoad: ProbeResult['lowLoad'];
   service: ServiceFit;
+  /** The service's own failures (non-2xx answers), or null when it answered every request 2xx. */
+  errors: ErrorFit | null;
 }
 
 /** Measures the floor and the low-load latencies; throws a ProbeError (with what was measured) when they cannot be fitted. */
@@ -87,9 +90,13 @@ export async function lowLoadPhase(
       partial(),
     );
   }
-  if (low.failed > Math.max(2, 0.02 * total)) {
+  // A status is the service failing by itself (fitted as model.errorProb below), up to half the answers; no
+  // answer at all (a network error; timeouts are judged above) is something the model cannot describe.
+  const statusFailed = low.failedLatencies.length;
+  const unanswered = low.failed - statusFailed - low.timeouts;
+  if (unanswered > Math.max(2, 0.02 * total) || statusFailed > MAX_ERROR_SHARE * (lowLoad.n + statusFailed)) {
     throw new ProbeErrorsError(
-      `${o.target} answered ${low.failed} of ${total} requests with errors at the lowest load (${reasons}); probe a URL that answers 2xx`,
+      `${o.target} answered ${low.failed} of ${total} requests with errors at the lowest load (${reasons}); probe a URL that answers 2xx${statusFailed > 0 ? ` at least half the time (the probe fits up to ${MAX_ERROR_SHARE * 100} % failing answers as model.errorProb)` : ''}`,
       partial(),
     );
   }
@@ -109,5 +116,13 @@ export async function lowLoadPhase(
   }
   const service = fitService(serviceSamples);
   data.service = service;
-  return { floor, lowLoad, service };
+  const errors = fitErrors(low, floor.p50Ms);
+  if (errors !== null) {
+    data.errors = errors;
+    measured.push(
+      `failures at low load: ${errors.failed} of ${errors.answers} answers (${errors.statuses}), errorProb ${errors.errorProb}, errorMs ${fmt(errors.errorMs)} ms above the floor`,
+    );
+    progress(measured[measured.length - 1]);
+  }
+  return { floor, lowLoad, service, errors };
 }

@@ -2,23 +2,20 @@
 // file that is missing, not JSON, or not a complete model, with the field and the fix.
 
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
-import type { ModelParams } from '../model/index.ts';
+import { type ModelParams, modelIssues, modelSchema } from '../model/index.ts';
 import { ProbeOptionsError } from './errors.ts';
 
-const modelSchema = z
-  .object({
-    workers: z.number().int().min(1).max(4096),
-    medianMs: z.number().positive().max(60_000),
-    sigma: z.number().min(0).max(5),
-    stragglerProb: z.number().min(0).max(1),
-    stragglerMinMs: z.number().min(0).max(60_000),
-    stragglerMaxMs: z.number().min(0).max(60_000),
-  })
-  .strict()
-  .refine((m) => m.stragglerMinMs <= m.stragglerMaxMs, {
-    message: 'stragglerMinMs must be ≤ stragglerMaxMs',
-  });
+// The matrix's model schema (so model.json's optional fields — the probe's errorProb and errorMs, a pushback
+// rule a user adds — are read with the matrix's ranges), with the service's six fields required: a probe
+// always writes them, and recommend simulates nothing without them.
+const fileSchema = modelSchema.required({
+  workers: true,
+  medianMs: true,
+  sigma: true,
+  stragglerProb: true,
+  stragglerMinMs: true,
+  stragglerMaxMs: true,
+});
 
 /** Parses and checks a model.json file. */
 export function readModelFile(path: string): ModelParams {
@@ -36,12 +33,15 @@ export function readModelFile(path: string): ModelParams {
   } catch (err) {
     throw new ProbeOptionsError(`--model ${path} is not JSON (${(err as Error).message})`);
   }
-  const r = modelSchema.safeParse(json);
+  const r = fileSchema.safeParse(json);
   if (!r.success) {
     const issue = r.error.issues[0];
     throw new ProbeOptionsError(
       `--model ${path}: ${issue.path.join('.') || 'model'} ${issue.message}; the file needs workers, medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs`,
     );
   }
-  return r.data;
+  const model = r.data as ModelParams;
+  const [problem] = modelIssues(model, (p) => p.join('.'));
+  if (problem !== undefined) throw new ProbeOptionsError(`--model ${path}: ${problem}`);
+  return model;
 }

@@ -49,6 +49,8 @@ const LOOP_PERIOD_MS = 2;
 /** Answers of a phase: latencies of the 2xx ones, failures by reason. */
 export interface PhaseAnswers {
   latencies: number[];
+  /** Latencies of the answers that failed with an HTTP status (the service's own errors, probe/fit-errors.ts). */
+  failedLatencies: number[];
   failed: number;
   timeouts: number;
   reasons: Record<string, number>;
@@ -61,6 +63,8 @@ function tally(into: PhaseAnswers, a: Answer): void {
     return;
   }
   into.failed++;
+  // A status is the service answering (fast or slow); a timeout or a network error is no answer at all.
+  if (a.reason.startsWith('HTTP ')) into.failedLatencies.push(a.latencyMs);
   if (TIMEOUT_REASONS.has(a.reason)) into.timeouts++;
   into.reasons[a.reason] = (into.reasons[a.reason] ?? 0) + 1;
 }
@@ -98,6 +102,7 @@ export async function sequential(
 ): Promise<PhaseAnswers & { floorLatencies: number[] }> {
   const r = {
     latencies: [],
+    failedLatencies: [],
     failed: 0,
     timeouts: 0,
     reasons: {},
@@ -156,6 +161,7 @@ export async function openLoopStep(
 ): Promise<StepAnswers> {
   const r: StepAnswers = {
     latencies: [],
+    failedLatencies: [],
     failed: 0,
     timeouts: 0,
     reasons: {},

@@ -24,6 +24,7 @@ interface ProbeArgs {
   load?: number;
   'max-requests-per-call': number;
   percentile: number;
+  replicas: number;
 }
 
 const recommendOptions = {
@@ -34,6 +35,11 @@ const recommendOptions = {
     describe: 'most requests per call you accept (1.1 = 10 % extra)',
   },
   percentile: { type: 'number', default: 99, choices: [99, 99.9], describe: 'the tail to minimise' },
+  replicas: {
+    type: 'number',
+    default: 1,
+    describe: "your service's replicas behind the client's balancer; 2 or more also tries tied requests",
+  },
 } as const;
 
 /** yargs module of `hedgebench probe`. */
@@ -121,6 +127,7 @@ export const probeCommand: CommandModule<object, ProbeArgs> = {
           load: argv.load,
           maxRequestsPerCall: argv['max-requests-per-call'],
           percentile: argv.percentile as 99 | 99.9,
+          replicas: argv.replicas,
         });
         const text = formatRecommendation(rec);
         writeFileSync(join(out, 'recommendation.md'), text);
@@ -145,13 +152,15 @@ interface RecommendArgs {
   load?: number;
   'max-requests-per-call': number;
   percentile: number;
+  replicas: number;
   calls: number;
 }
 
 /** yargs module of `hedgebench recommend`. */
 export const recommendCommand: CommandModule<object, RecommendArgs> = {
   command: 'recommend',
-  describe: 'Simulate hedge delays × budgets with a model.json and recommend one for your load',
+  describe:
+    'Simulate hedge delays × budgets and the policies beyond them with a model.json and recommend one for your load',
   builder: (y) =>
     y
       .option('model', {
@@ -171,6 +180,7 @@ export const recommendCommand: CommandModule<object, RecommendArgs> = {
       load: argv.load,
       maxRequestsPerCall: argv['max-requests-per-call'],
       percentile: argv.percentile as 99 | 99.9,
+      replicas: argv.replicas,
       calls: argv.calls,
     });
     process.stdout.write(formatRecommendation(rec));

@@ -2,6 +2,7 @@
 // and the probe itself as a command holds it before running it.
 
 import type { ModelParams } from '../model/index.ts';
+import type { ErrorFit } from './fit-errors.ts';
 import type { ServiceFit } from './fit-service.ts';
 import type { StepFigures, WorkersFit } from './fit-workers.ts';
 import type { ProbeHealth } from './noise.ts';
@@ -35,8 +36,10 @@ export interface ProbeResult {
   /** Why the ramp stopped (the knee's sign). */
   knee: string;
   service: ServiceFit;
+  /** The service's own failures at low load (non-2xx answers), or null when it answered every request 2xx. */
+  errors: ErrorFit | null;
   workers: WorkersFit;
-  /** The fitted model, the matrix `model` shape. */
+  /** The fitted model, the matrix `model` shape (with errorProb and errorMs when the service failed). */
   model: ModelParams;
   /** Null when the probe kept up with itself at every step; else what it added, where, and the fix. */
   noise: string | null;

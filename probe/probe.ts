@@ -39,9 +39,9 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
   const req = createRequester(o.target, o.timeoutMs);
   const floorReq = o.floorUrl === '' ? null : createRequester(o.floorUrl, o.timeoutMs);
   try {
-    const { floor, lowLoad, service } = await lowLoadPhase(run, req, floorReq);
-    const { steps, knee } = await rampToKnee(run, req, service, lowLoad);
-    const { workers, model } = fitModel(o, steps, service, lowLoad, floor);
+    const { floor, lowLoad, service, errors } = await lowLoadPhase(run, req, floorReq);
+    const { steps, knee } = await rampToKnee(run, req, service, lowLoad, errors?.errorProb ?? 0);
+    const { workers, model } = fitModel(o, steps, service, lowLoad, floor, errors);
     return {
       options: o,
       floor,
@@ -49,6 +49,7 @@ async function runProbe(o: ResolvedProbeOptions, signal: AbortSignal): Promise<P
       steps,
       knee: knee ?? '',
       service,
+      errors,
       workers,
       model,
       noise: noiseVerdict(steps),

@@ -18,6 +18,8 @@ export async function rampToKnee(
   req: Requester,
   service: ServiceFit,
   lowLoad: ProbeResult['lowLoad'],
+  /** The share of requests the service fails by itself (the low-load phase's; 0 = none). */
+  errorProb = 0,
 ): Promise<{ steps: RampStep[]; knee: string | null }> {
   const { o, signal, t0, measured, data, partial } = run;
   const progress = o.onProgress;
@@ -51,9 +53,9 @@ export async function rampToKnee(
     // rate first, since one noisy step on a shared machine looks the same.
     // A latency rise in the first two steps (40–50 % of one worker) must be severe to count: with more
     // than one worker it is the machine's noise, not the queue.
-    const hard = a.stopped !== null || a.failed > Math.max(1, 0.01 * a.sent);
+    const hard = a.stopped !== null || tooManyFailures(a, errorProb);
     const early = k < 2 && !hard && step.p50Ms < 2 * lowLoad.p50Ms;
-    const sign = early ? null : kneeSign(step, a, lowLoad, o);
+    const sign = early ? null : kneeSign(step, a, lowLoad, o, errorProb);
     if (sign !== null && (hard || suspect)) knee = sign;
     step.knee =
       sign === null ? null : knee === null ? `${sign} (sending the same rate again to confirm)` : sign;
@@ -105,16 +107,29 @@ function stepFigures(a: StepAnswers, noiseLimit: number): RampStep {
   };
 }
 
+/**
+ * More failures than the service's own share explains: over 1 % of the step (at least one) above what
+ * `errorProb` of its requests would give, plus three binomial standard deviations of that count — a service
+ * that fails 5 % of requests at every load shows no knee by failing them.
+ */
+export function tooManyFailures(a: { failed: number; sent: number }, errorProb: number): boolean {
+  const expected = errorProb * a.sent;
+  const spread = 3 * Math.sqrt(a.sent * errorProb * (1 - errorProb));
+  return a.failed - expected > Math.max(1, 0.01 * a.sent) + spread;
+}
+
 /** The first sign of the knee in a step, or null: errors, a runaway queue, or latency rising. */
 function kneeSign(
   s: RampStep,
   a: StepAnswers,
   low: { p50Ms: number; p90Ms: number },
   o: ResolvedProbeOptions,
+  errorProb: number,
 ): string | null {
   if (a.stopped !== null) return a.stopped;
-  if (a.failed > Math.max(1, 0.01 * a.sent)) {
-    return `${a.failed} of ${a.sent} requests failed (${Object.keys(a.reasons).join(', ')})`;
+  if (tooManyFailures(a, errorProb)) {
+    const own = errorProb > 0 ? `, against ${(errorProb * 100).toFixed(2)} % at low load` : '';
+    return `${a.failed} of ${a.sent} requests failed (${Object.keys(a.reasons).join(', ')}${own})`;
   }
   if (s.p90Ms > low.p90Ms * (1 + o.kneeP90Rise)) {
     return `p90 ${fmt(s.p90Ms)} ms, over ${fmt(1 + o.kneeP90Rise)}× the low-load ${fmt(low.p90Ms)} ms`;

@@ -1,12 +1,15 @@
-// The recommendation: simulate a grid of hedge delays × budgets at the user's load with a (fitted) model,
-// pick the configuration with the lowest tail latency whose requests per call stay within the user's
-// limit, and sweep the load to say from where hedging stops helping — the study's advice, for one service.
+// The recommendation: simulate the search space (probe/recommend-space.ts: fixed delays × budgets, and the
+// policies beyond the study the model gives a reason to try) at the user's load with a (fitted) model, pick
+// the configuration with the lowest tail latency whose requests per call stay within the user's limit and
+// that fails no more calls than not hedging, and sweep the load to say from where hedging stops helping —
+// the study's advice, for one service.
 
 import type { PointRow } from '../contract/index.ts';
-import type { HedgeConfig, ModelParams } from '../model/index.ts';
+import { type HedgeConfig, hasFailures, type ModelParams, type Point } from '../model/index.ts';
 import { runPoint } from '../simulator/index.ts';
 import { ProbeOptionsError } from './errors.ts';
 import { mixtureQuantile } from './fit-service.ts';
+import { searchConfigs } from './recommend-space.ts';
 
 /** What to recommend for. */
 export interface RecommendOptions {
@@ -17,10 +20,16 @@ export interface RecommendOptions {
   maxRequestsPerCall: number;
   /** The tail to minimise: 99 or 99.9 (default 99). */
   percentile?: 99 | 99.9;
-  /** Hedge delays to try, ms (default: the service time's p75, p90, p95, p97.5 and 2 × p95). */
+  /** Hedge delays to try, ms (default: the service time's p75, p90, p95, p99 and 2 × p95). */
   delaysMs?: number[];
   /** Budgets to try, % of calls (0 = unlimited; default 5, 10, 20, 0). */
   budgets?: number[];
+  /** Percentile delays to try, each with every budget (default 90, 95, 99; [] = none). */
+  percentiles?: number[];
+  /** Also try the concurrency budget and A6's token bucket at every delay (default true). */
+  shapes?: boolean;
+  /** The service's replicas behind the client's balancer (default 1); 2 or more adds tied requests. */
+  replicas?: number;
   /** Calls per simulated point (default 40 000). */
   calls?: number;
   seed?: number;
@@ -31,6 +40,8 @@ export interface Candidate {
   config: HedgeConfig;
   tailMs: number;
   requestsPerCall: number;
+  /** Calls that returned an error to the caller / measured calls (0 when the model fails nothing). */
+  failedRate: number;
   collapsed: boolean;
 }
 
@@ -47,6 +58,10 @@ export interface Recommendation {
   sweep: { load: number; noHedgeMs: number; bestMs: number; bestRequestsPerCall: number }[];
   /** The lowest load of the sweep from which the best configuration no longer beats no hedging. */
   stopsHelpingAt: number | null;
+  /** True when the model fails attempts: the grid then says how many calls each configuration failed. */
+  failures: boolean;
+  /** The service's replicas the search ran against (1 = one queue). */
+  replicas: number;
 }
 
 export const SWEEP_LOADS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95];
@@ -72,8 +87,14 @@ export function recommend(o: RecommendOptions): Recommendation {
     ...new Set([q(0.75), q(0.9), q(0.95), q(0.99), Math.round(q(0.95) * 20) / 10]),
   ];
   const budgets = o.budgets ?? [5, 10, 20, 0];
+  const replicas = o.replicas ?? 1;
+  if (!(Number.isInteger(replicas) && replicas >= 1 && replicas <= 64)) {
+    throw new ProbeOptionsError(
+      `--replicas must be a whole number in 1..64 (the service's replicas behind your client's balancer); got ${replicas}`,
+    );
+  }
   const sim = (config: HedgeConfig, load: number): Candidate => {
-    const r = runPoint({
+    const point: Point = {
       config,
       load,
       cancellation: 'ignore',
@@ -81,23 +102,33 @@ export function recommend(o: RecommendOptions): Recommendation {
       calls,
       warmupFraction: 0.1,
       model: o.model,
-    });
+      ...(replicas > 1 ? { dims: { replicas } } : {}),
+    };
+    const r = runPoint(point);
     return {
       config,
       tailMs: tail(r.row, percentile),
       requestsPerCall: r.row.requests_per_call ?? Number.NaN,
+      failedRate: r.row.failed_rate ?? 0,
       collapsed: r.collapse.collapsed,
     };
   };
-  const configs = delays.flatMap((d) =>
-    budgets.map((b) => ({
-      name: `hedge ${d} ms, ${b === 0 ? 'no budget' : `budget ${b} %`}`,
-      hedge: { delayMs: d, budgetPercent: b },
-    })),
-  );
+  const configs = searchConfigs({
+    model: o.model,
+    load: o.load,
+    delaysMs: delays,
+    budgets,
+    percentiles: o.percentiles ?? [90, 95, 99],
+    shapes: o.shapes ?? true,
+    replicas,
+  });
   const baseline = sim({ name: 'no hedge' }, o.load);
   const candidates = configs.map((c) => sim(c, o.load));
-  const within = candidates.filter((c) => !c.collapsed && c.requestsPerCall <= o.maxRequestsPerCall);
+  // A hedge that returns more errors than not hedging (first-completion's fast failures) trades errors for
+  // latency: the tail of the calls that succeeded hides them, so such a configuration is not chosen.
+  const within = candidates.filter(
+    (c) => !c.collapsed && c.requestsPerCall <= o.maxRequestsPerCall && c.failedRate <= baseline.failedRate,
+  );
   const top = within.reduce<Candidate | null>((a, c) => (a === null || c.tailMs < a.tailMs ? c : a), null);
   const best = top !== null && (baseline.collapsed || top.tailMs < baseline.tailMs) ? top : null;
   const chosen = best ?? top;
@@ -116,6 +147,8 @@ export function recommend(o: RecommendOptions): Recommendation {
     best,
     sweep,
     stopsHelpingAt: stop === undefined ? null : stop.load,
+    failures: hasFailures(o.model),
+    replicas,
   };
 }
 
@@ -128,6 +161,14 @@ function tail(row: PointRow, p: 99 | 99.9): number {
 export function formatRecommendation(r: Recommendation): string {
   const p = `p${r.percentile}`;
   const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
+  const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
+  const errors = (c: Candidate) => (r.failures ? ` | ${pct(c.failedRate)}` : '');
+  const fits = (c: Candidate) =>
+    c.requestsPerCall > r.maxRequestsPerCall
+      ? 'no'
+      : c.failedRate > r.baseline.failedRate
+        ? 'no (fails more calls than no hedge)'
+        : 'yes';
   const head = r.best
     ? `**Recommended at load ${r.load}: ${r.best.config.name}** — ${p} ${ms(r.best.tailMs)} ms against ${ms(r.baseline.tailMs)} ms without hedging, ${r.best.requestsPerCall.toFixed(3)} requests per call (limit ${r.maxRequestsPerCall}).`
     : `**Do not hedge at load ${r.load}**: no configuration within ${r.maxRequestsPerCall} requests per call beats ${p} ${ms(r.baseline.tailMs)} ms without hedging.`;
@@ -136,18 +177,21 @@ export function formatRecommendation(r: Recommendation): string {
     '',
     head,
     '',
+    // The configuration as a matrix takes it, to confirm it with `hedgebench run` on the service itself.
+    ...(r.best ? [`As a matrix configuration: \`${JSON.stringify(r.best.config)}\``, ''] : []),
+    ...(r.replicas > 1 ? [`Simulated against ${r.replicas} replicas behind a random balancer.`, ''] : []),
     r.stopsHelpingAt === null
       ? `Hedging helps at every load of the sweep up to ${SWEEP_LOADS[SWEEP_LOADS.length - 1]}.`
       : `Hedging stops helping from load ${r.stopsHelpingAt}: from there the extra requests cost more queueing than they save.`,
     '',
     `## Grid at load ${r.load}`,
     '',
-    `| configuration | ${p} ms | requests per call | within limit |`,
-    '| --- | --- | --- | --- |',
-    `| no hedge | ${ms(r.baseline.tailMs)} | 1.000 | yes |`,
+    `| configuration | ${p} ms | requests per call${r.failures ? ' | calls failed' : ''} | within limit |`,
+    `| --- | --- | ---${r.failures ? ' | ---' : ''} | --- |`,
+    `| no hedge | ${ms(r.baseline.tailMs)} | 1.000${errors(r.baseline)} | yes |`,
     ...r.candidates.map(
       (c) =>
-        `| ${c.config.name} | ${c.collapsed ? 'collapse' : ms(c.tailMs)} | ${c.requestsPerCall.toFixed(3)} | ${c.requestsPerCall <= r.maxRequestsPerCall ? 'yes' : 'no'} |`,
+        `| ${c.config.name} | ${c.collapsed ? 'collapse' : ms(c.tailMs)} | ${c.requestsPerCall.toFixed(3)}${errors(c)} | ${fits(c)} |`,
     ),
     '',
     '## Load sweep',

@@ -91,7 +91,19 @@ export function formatProbeReport(r: ProbeResult): string {
     `| sigma | ${m.sigma} |`,
     `| stragglerProb | ${m.stragglerProb} (${sv.stragglers} of ${sv.n} answers above ${formatMs(sv.stragglerThresholdMs)} ms) |`,
     `| stragglerMinMs … stragglerMaxMs | ${m.stragglerMinMs} … ${m.stragglerMaxMs} |`,
+    ...(r.errors === null || m.errorProb === undefined
+      ? []
+      : [
+          `| errorProb | ${m.errorProb} (${r.errors.failed} of ${r.errors.answers} answers at low load: ${r.errors.statuses}) |`,
+          `| errorMs | ${m.errorMs} (their median latency above the floor) |`,
+        ]),
     '',
+    ...(r.errors === null
+      ? []
+      : [
+          `The service failed ${(r.errors.errorProb * 100).toFixed(2)} % of the requests sent one at a time by itself (a status, not overload): model.json says so, and \`hedgebench recommend\` then also tries first-completion against first-success and hedging at once on a failure. A failure's latency is fitted as its hold (errorMs); the workers are fitted on the 2xx answers.`,
+          '',
+        ]),
     ...(r.floor.noisy
       ? [
           `**Noisy floor**: the floor's p90 is ${formatMs(r.floor.p90Ms)} ms against a p50 of ${formatMs(r.floor.p50Ms)} ms — the client machine or the network adds delay of its own, and it is in every fitted figure (median and sigma too high). Probe from a quieter client.`,

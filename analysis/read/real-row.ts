@@ -19,6 +19,7 @@ import {
   type HedgeConfig,
   type Matrix,
   pointClients,
+  pointModel,
   replicaSetupOf,
   timeScaleOf,
   warmupCalls,
@@ -110,7 +111,9 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     workers: matrix.model.workers * R,
     dims: entry.dims,
     // The simulated row counts hedges on error for such a point; so does this one (NaN: not in the file).
-    ...(countsHedgesOnError(entryConfig(entry, matrix), matrix.model) ? { countsHedgesOnError: true } : {}),
+    ...(countsHedgesOnError(entryConfig(entry, matrix), pointModel(matrix.model, entry.dims))
+      ? { countsHedgesOnError: true }
+      : {}),
   };
   const attempts = existsSync(paths.attempts)
     ? attemptsInModelTime(readAttemptsCsv(paths.attempts), k)

@@ -5,6 +5,7 @@ import { formatLoad, type PointRow } from '../../contract/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { pointVerdictText } from '../judge/point-verdict.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
+import { failureColumns } from './failure-columns.ts';
 import { configLabel } from './point-label.ts';
 import { DASH, fixed, ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
@@ -13,8 +14,9 @@ function pair(p: PointAnalysis, f: (r: PointRow) => string): string {
   return `${p.sim ? f(p.sim) : DASH} / ${p.real ? f(p.real) : DASH}`;
 }
 
-/** One row per point of the matrix, in manifest order. */
+/** One row per point of the matrix, in manifest order; the failure columns only where some call failed. */
 export function pointsTable(a: RunAnalysis): Block {
+  const failures = failureColumns(a.points);
   const head = [
     ...POINT_ID_HEAD,
     'state',
@@ -22,6 +24,7 @@ export function pointsTable(a: RunAnalysis): Block {
     'hedge rate',
     'skipped rate',
     'rejected rate',
+    ...failures.map((f) => f.head),
     'utilisation',
     'send-lag p99 ms (real)',
     'valid',
@@ -37,10 +40,17 @@ export function pointsTable(a: RunAnalysis): Block {
     pair(p, (r) => pct(r.hedge_rate)),
     pair(p, (r) => pct(r.skipped_rate)),
     pair(p, (r) => pct(r.rejected_rate)),
+    ...failures.map((f) => pair(p, f.cell)),
     pair(p, (r) => pct(r.utilization, 1)),
     p.real ? ms(p.real.send_lag_p99_ms) : DASH,
     p.real ? (p.real.valid ? 'yes' : 'NO') : DASH,
     pointVerdictText(p),
   ]);
-  return { kind: 'table', head, rows, align: head.map((_, i) => (i >= 5 && i <= 10 ? 'right' : 'left')) };
+  const lastNumber = 10 + failures.length;
+  return {
+    kind: 'table',
+    head,
+    rows,
+    align: head.map((_, i) => (i >= 5 && i <= lastNumber ? 'right' : 'left')),
+  };
 }

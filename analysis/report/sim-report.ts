@@ -4,12 +4,14 @@
 import { formatLoad } from '../../contract/index.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { type ChartRef, chartBlocks } from './charts-report.ts';
+import { failureColumns } from './failure-columns.ts';
 import { configLabel } from './point-label.ts';
 import { DASH, fixed, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 import { latencyCell, studyTables } from './study-tables.ts';
 
 function pointsTable(a: RunAnalysis): Block {
+  const failures = failureColumns(a.points);
   const head = [
     ...POINT_ID_HEAD,
     'calls',
@@ -19,6 +21,7 @@ function pointsTable(a: RunAnalysis): Block {
     'hedge rate',
     'skipped rate',
     'rejected rate',
+    ...failures.map((f) => f.head),
     'utilisation',
   ];
   const rows = a.points.map((p) => {
@@ -35,6 +38,7 @@ function pointsTable(a: RunAnalysis): Block {
       pct(r?.hedge_rate),
       pct(r?.skipped_rate),
       pct(r?.rejected_rate),
+      ...failures.map((f) => f.cell(r)),
       r?.collapsed ? `${pct(r.utilization, 1)} (collapsed)` : pct(r?.utilization, 1),
     ];
   });

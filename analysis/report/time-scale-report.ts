@@ -3,7 +3,7 @@
 // with the model at each k, per load, and from which k it agrees on this machine.
 
 import type { TopLevelSpec } from 'vega-lite';
-import { arrivalRatePerMs, formatLoad, timeScaleOf } from '../../model/index.ts';
+import { arrivalRatePerMs, formatLoad, pointModel, timeScaleOf } from '../../model/index.ts';
 import { SCHEMA } from '../charts/charts.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
@@ -65,7 +65,7 @@ export function timeScaleBlocks(a: RunAnalysis): Block[] {
   for (const p of a.points) {
     const k = timeScaleOf(p.entry);
     const R = p.entry.dims?.replicas ?? 1;
-    const ms = p.entry.calls / arrivalRatePerMs(p.entry.load, m.model, R);
+    const ms = p.entry.calls / arrivalRatePerMs(p.entry.load, pointModel(m.model, p.entry.dims), R);
     undilated += ms;
     dilated += ms * k;
   }

@@ -24,6 +24,7 @@ import {
   type Matrix,
   overrideMatrix,
   parseMatrix,
+  pointModel,
   TIME_SCALE_LADDER,
 } from '../../model/index.ts';
 import { RunOptionError } from '../errors.ts';
@@ -103,7 +104,8 @@ export async function measureTimeScale(
     seeds: Array.from({ length: lanes }, (_, i) => m.seeds[0] + i),
     calls,
     warmupFraction: m.warmupFraction,
-    model: m.model,
+    // The calibration's model: an errorProbs sweep fails nothing there (model/error-probs.ts).
+    model: pointModel(m.model, undefined),
     calibration: false,
     fidelity: m.fidelity,
     timeScale: [AUTO_PROBE_SCALE],

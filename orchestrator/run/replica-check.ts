@@ -1,7 +1,7 @@
 // What the real clock can run of the replica dimensions (model/replica-dims.ts), checked before anything
 // starts: one issue per field the run cannot honour, naming the field, the value and what to do instead.
 
-import { type Matrix, MatrixInvalidError, replicaNotes } from '../../model/index.ts';
+import { errorProbsNotes, type Matrix, MatrixInvalidError, replicaNotes } from '../../model/index.ts';
 import type { HostsFile } from '../hosts/index.ts';
 
 /** Target hosts a hosts file offers every lane: replica r runs on a lane's r-th (`"target": [...]`; one host = 1). */
@@ -40,7 +40,10 @@ export function checkReplicasRunnable(m: Matrix, hosts: HostsFile | undefined, h
   }
 }
 
-/** The plan's notes on replica settings that change nothing (allowed; said once before the run). */
+/**
+ * The plan's notes on settings that change nothing (replica settings, allowed; said once before the run), and
+ * on an errorProbs sweep against a foreign target (the service fails by itself).
+ */
 export function replicaPlanNotes(m: Matrix): string[] {
-  return replicaNotes(m).map((n) => `note: ${n}`);
+  return [...replicaNotes(m), ...errorProbsNotes(m)].map((n) => `note: ${n}`);
 }

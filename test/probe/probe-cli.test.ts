@@ -80,7 +80,9 @@ describe('hedgebench probe / recommend (CLI)', () => {
     );
     const r = await runCli(['recommend', '--model', model, '--load', '0.5', '--calls', '10000']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/\*\*Recommended at load 0\.5: hedge [\d.]+ ms, budget \d+ %\*\*/);
+    // Any policy of the search may win (a fixed or percentile delay, a budget shape): each names its hedge.
+    expect(r.stdout).toMatch(/\*\*Recommended at load 0\.5: hedge [^*]+\*\*/);
+    expect(r.stdout).toContain('As a matrix configuration: `{"name":"hedge');
     writeFileSync(model, JSON.stringify({ workers: 4 }));
     const bad = await runCli(['recommend', '--model', model, '--load', '0.5']);
     expect(bad.exitCode).toBe(2);
