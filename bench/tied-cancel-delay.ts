@@ -18,7 +18,11 @@ const { values } = parseArgs({
   },
 });
 const delays = values.delays.split(',').map(Number);
-const matrix = readMatrixFile(`${packageRoot()}/experiments/tied.json`, { calls: Number(values.calls) });
+// The preset lists 2 replicas (what the real clock can tie with two-choices); this study is on 4 random ones.
+const matrix = {
+  ...readMatrixFile(`${packageRoot()}/experiments/tied.json`, { calls: Number(values.calls) }),
+  replicas: [4],
+};
 const CONFIGS = ['no hedge', 'hedge, default budget', 'tied, gap 1 ms'];
 const points = expandMatrix(matrix).filter(
   (p) =>

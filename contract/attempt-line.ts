@@ -1,12 +1,13 @@
 // The writer of one attempts record: an AttemptRecord as its CSV line (attemptFields order), as the target
 // server puts it in the attempts stream and the drain copies it, unchanged, into raw/<slug>.attempts.csv.
 
-import { ATTEMPT_FIELDS, type AttemptEnd } from './records.ts';
+import { ATTEMPT_FIELDS, type AttemptEnd, type PeerCancelFate } from './records.ts';
 
 /**
  * One attempts-stream line in ATTEMPT_FIELDS order (times in ms, 3 decimals; start and responded empty
  * when the attempt never started or got no response). `replica` is given only when the point has several
- * replicas: it is then the last cell (ATTEMPT_REPLICA_FIELD).
+ * replicas: it is then the last cell (ATTEMPT_REPLICA_FIELD), or followed by the tied cells (tiedAttemptCells)
+ * when the point's copies cancel each other.
  */
 export function attemptLine(
   call: number,
@@ -19,12 +20,28 @@ export function attemptLine(
   serviceMs: number,
   respondedMs: number,
   replica?: number,
+  tied?: string,
 ): string {
   // Positional arguments, not an AttemptRecord: this runs once per attempt on the server's hot path.
   const start = Number.isNaN(startMs) ? '' : startMs.toFixed(3);
   const responded = Number.isNaN(respondedMs) ? '' : respondedMs.toFixed(3);
   const line = `${call},${attempt},${enqueueMs.toFixed(3)},${start},${endMs.toFixed(3)},${ended},${worker},${serviceMs.toFixed(3)},${responded}`;
-  return replica === undefined ? line : `${line},${replica}`;
+  if (replica === undefined) return line;
+  return tied === undefined ? `${line},${replica}` : `${line},${replica},${tied}`;
+}
+
+/**
+ * The cells a tied point's attempt line ends in (ATTEMPT_TIED_FIELDS; `tied` of attemptLine): the two epoch
+ * times with µs (3 decimals; empty when NaN) and the peer cancel's fate (empty when none reached it).
+ */
+export function tiedAttemptCells(
+  sentMs: number,
+  arrivedMs: number,
+  fate: PeerCancelFate | undefined,
+): string {
+  const sent = Number.isNaN(sentMs) ? '' : sentMs.toFixed(3);
+  const arrived = Number.isNaN(arrivedMs) ? '' : arrivedMs.toFixed(3);
+  return `${sent},${arrived},${fate ?? ''}`;
 }
 
 // The line above is written by hand for speed; this guards its column order against the field list.

@@ -3,7 +3,7 @@
 // records (call and attempt lines), the load generator's point spec and status (hash, summary, status.json),
 // the target's PUT /config body and /work reply, point keys, percentiles.
 
-export { attemptLine } from './attempt-line.ts';
+export { attemptLine, tiedAttemptCells } from './attempt-line.ts';
 export {
   ATTRIBUTION_COLUMNS,
   type AttributionRow,
@@ -123,6 +123,7 @@ export {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
   ATTEMPT_REPLICA_FIELD,
+  ATTEMPT_TIED_FIELDS,
   type AttemptEnd,
   type AttemptRecord,
   attemptFields,
@@ -132,6 +133,8 @@ export {
   type CallOutcome,
   type CallRecord,
   callFields,
+  PEER_CANCEL_FATES,
+  type PeerCancelFate,
 } from './records.ts';
 export { pointRedisKeys, redisKeys } from './redis-keys.ts';
 export { RowBuilder, type RowContext } from './row-builder.ts';

@@ -36,7 +36,8 @@ export type PointColumn = (typeof POINT_COLUMNS)[number];
  * Columns written after the base ones (before the dimensions) only when some row of the file has a value,
  * so a file whose points use none of what they measure is byte-identical to one written before they existed.
  * `hedged_on_error_rate`: calls that started a hedge because an attempt failed (model countsHedgesOnError);
- * `extra_service_share`: the work tied requests add (a tied point's rows; simulated ones of such a file too).
+ * `extra_service_share`: the work tied requests add (a tied point's rows; every row of a file with one, sim and
+ * real alike).
  */
 export const OPTIONAL_POINT_COLUMNS = ['hedged_on_error_rate', 'extra_service_share'] as const;
 

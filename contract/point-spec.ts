@@ -13,6 +13,7 @@ import {
   modelIssues,
   peerCancelCopies,
   referenceConfig,
+  tiedPeersIssue,
 } from '../model/index.ts';
 import { PointSpecError } from './errors.ts';
 
@@ -136,12 +137,32 @@ export const pointSpecSchema = fields.superRefine((s, ctx) => {
       `${JSON.stringify(s.config.name)} is hedged by grpc-js (grpcHedging), which needs gRPC; set transport grpc`,
     );
   }
-  // Until the target cancels between replicas, a tied point would be measured as the hedge it maps to.
-  if (peerCancelCopies(s.config) > 0) {
-    issue(
-      'config',
-      `${JSON.stringify(s.config.name)} ties its copies (tied, cancel "on-start"), which only \`hedgebench simulate\` runs yet: the target server has no peer cancel; use cancel "on-response" to measure the hedge it equals`,
-    );
+  // A tied point's copies cancel each other from their servers (docs/replicas.md, "Tied requests"): each
+  // copy's request names the replicas of its siblings, which only HTTP/1.1 carries and the balancer must allow.
+  const copies = peerCancelCopies(s.config);
+  if (copies > 0) {
+    const name = JSON.stringify(s.config.name);
+    const R = 1 + (s.replicaTargets?.length ?? 0);
+    if (s.transport === 'grpc') {
+      issue(
+        'transport',
+        `${name} ties its copies, which cancel each other over HTTP/1.1 only (each copy's GET /work names its siblings' replicas, the target's POST /peer-cancel removes them); use transport http1`,
+      );
+    } else if (R < copies) {
+      issue(
+        'replicaTargets',
+        `${name} ties ${copies} copies on distinct replicas and the point has ${R}; give at least ${copies - 1} replica target${copies === 2 ? '' : 's'} after the target`,
+      );
+    } else {
+      if (s.hedgeTo === 'any') {
+        issue(
+          'hedgeTo',
+          `${name} ties its copies, which always go to distinct replicas; drop hedgeTo (or give "other")`,
+        );
+      }
+      const why = tiedPeersIssue(s.config, s.balancer ?? 'random', R);
+      if (why !== null) issue('balancer', why);
+    }
   }
 });
 

@@ -54,6 +54,12 @@ export interface AttemptRecord {
   respondedMs: number;
   /** Which replica served it (0..R−1); absent when the point has one replica. */
   replica?: number;
+  /** Tied points only (ATTEMPT_TIED_FIELDS): when its server sent its peer cancels, epoch ms (NaN: none). */
+  peerCancelSentMs?: number;
+  /** … when a peer cancel for it arrived, epoch ms (NaN: none). */
+  peerCancelArrivedMs?: number;
+  /** … what that cancel did; undefined when none arrived. */
+  peerCancel?: PeerCancelFate;
 }
 
 /** Column order of raw/<slug>.calls.csv and of the calls stream's single `r` field (comma-separated). */
@@ -106,7 +112,27 @@ export const ATTEMPT_FIELDS_ADDED = ['responded_ms'] as const;
  */
 export const ATTEMPT_REPLICA_FIELD = 'replica';
 
-/** Column order of a point's attempts records: ATTEMPT_FIELDS, then `replica` when R > 1. */
-export function attemptFields(replicas: number): readonly string[] {
+/**
+ * The columns an attempts record of a tied point (cancel `on-start`, docs/replicas.md) gains, after `replica`:
+ * when this attempt's server sent its peer cancels (it started the attempt), when the first peer cancel for this
+ * attempt reached its server, and what that cancel did (PEER_CANCEL_FATES). Both times are epoch ms with µs
+ * (performance.timeOrigin + performance.now()), a clock every process of one machine shares, so a cancel's
+ * transit is their difference; across machines it is as good as their clock sync. Other points have none.
+ */
+export const ATTEMPT_TIED_FIELDS = ['peer_cancel_sent_ms', 'peer_cancel_arrived_ms', 'peer_cancel'] as const;
+
+/**
+ * What a peer cancel did to the attempt it reached: `removed` (still queued: it left the queue, no service),
+ * `dropped` (it came before the attempt, which was dropped on arrival, never queued), `too-late` (in service).
+ */
+export const PEER_CANCEL_FATES = ['removed', 'dropped', 'too-late'] as const;
+export type PeerCancelFate = (typeof PEER_CANCEL_FATES)[number];
+
+/**
+ * Column order of a point's attempts records: ATTEMPT_FIELDS, then `replica` when R > 1, then the tied columns
+ * when the point's copies cancel each other (`tied`; such a point always has R ≥ 2).
+ */
+export function attemptFields(replicas: number, tied = false): readonly string[] {
+  if (tied) return [...ATTEMPT_FIELDS, ATTEMPT_REPLICA_FIELD, ...ATTEMPT_TIED_FIELDS];
   return replicas > 1 ? [...ATTEMPT_FIELDS, ATTEMPT_REPLICA_FIELD] : ATTEMPT_FIELDS;
 }

@@ -62,6 +62,19 @@ export const targetConfigSchema = z
       .number()
       .min(1, 'must be ≥ 1 (1 = the undilated clock)')
       .max(MAX_TIME_SCALE, `must be ≤ ${MAX_TIME_SCALE}`),
+    /**
+     * Tied requests (docs/replicas.md): every replica's base URL, replica index → `http://HOST:PORT`, as the
+     * other target servers reach it (loopback ports locally, the hosts' own addresses in the lab); [] = none.
+     */
+    peers: z
+      .array(z.string().max(200, 'must be at most 200 characters, http://HOST:PORT'))
+      .max(1024, 'must list at most 1024 replicas'),
+    /** The point's calls are tied, this many copies each, cancelling each other on start; 0 = not tied. */
+    tiedCopies: z
+      .number()
+      .int('must be a whole number')
+      .min(0, 'must be 0 (not tied) or 2..10 (copies per call)')
+      .max(10, 'must be ≤ 10 (copies per call)'),
     /** A perturbation (model/perturb.ts): model ms to wait after releasing a worker before answering. */
     responseDelayMs: z.number().min(0, 'must be ≥ 0 (model ms)').max(60_000, 'must be ≤ 60000 ms'),
   })

@@ -124,6 +124,8 @@ export function createGrpcTransport(options: GrpcTransportOptions): Transport {
     get unwritten() {
       return state.unwritten;
     },
+    // Tied points run over HTTP/1.1 only (contract/point-spec.ts).
+    peerCancelled: 0,
     // One channel, one connection (grpc-js reconnects it if it drops).
     get connections() {
       return 1;

@@ -44,6 +44,12 @@ export interface TransportOptions {
    * `pushbackMs` (default false: the header is not looked for, as when no budget honours pushback).
    */
   readPushback?: boolean;
+  /**
+   * A tied point (docs/replicas.md): a 410 answer (HB_PEER_CANCELLED) says a sibling's server cancelled this
+   * copy; it is no outcome of the call's — `done` is not called and the pipeline waits for the copy that runs,
+   * as the simulator's client does; the request is over, so a later cancel costs no connection (default false).
+   */
+  tied?: boolean;
 }
 
 /**
@@ -60,14 +66,19 @@ export type CancelAttempt = (reason?: unknown) => void;
 
 /** Sends attempts to one target. */
 export interface Transport {
-  /** Starts attempt `attempt` of call `call`; `done` is called once unless cancelled first. */
-  send(call: number, attempt: number, done: (o: AttemptOutcome) => void): CancelAttempt;
+  /**
+   * Starts attempt `attempt` of call `call`; `done` is called once unless cancelled first (or, on a tied point,
+   * cancelled by a sibling's server). `query`, when given, is added to the request's query (`&peers=1`).
+   */
+  send(call: number, attempt: number, done: (o: AttemptOutcome) => void, query?: string): CancelAttempt;
   /** Like send, to another route of the target (`GET path`), not reported to onWritten: the warm-up. */
   sendTo(path: string, done: (o: AttemptOutcome) => void): CancelAttempt;
   /** Attempts started and not yet ended or cancelled. */
   readonly inflight: number;
   /** Attempts cancelled before their request was written (e.g. a hedge whose connection was still opening). */
   readonly unwritten: number;
+  /** Tied copies a sibling's server cancelled (their 410 answers; 0 on other points). */
+  readonly peerCancelled: number;
   /** Connections opened so far. */
   readonly connections: number;
   /** Resolves once a TCP connection to the target succeeds; rejects with TargetUnreachableError. */
@@ -92,6 +103,7 @@ export function createTransport(options: TransportOptions): Transport {
   const onWritten = options.onWritten;
   const onFailed = options.onFailed;
   const readPushback = options.readPushback ?? false;
+  const tied = options.tied ?? false;
   const now = options.now ?? (() => performance.now());
   const pool = new ConnectionPool({
     origin,
@@ -100,7 +112,7 @@ export function createTransport(options: TransportOptions): Transport {
     connectTimeoutMs,
     headersTimeoutMs: options.headersTimeoutMs ?? 0,
   });
-  const state = { inflight: 0, unwritten: 0 };
+  const state = { inflight: 0, unwritten: 0, peerCancelled: 0 };
 
   class AttemptHandler implements PooledHandler {
     conn: unknown = null;
@@ -149,6 +161,10 @@ export function createTransport(options: TransportOptions): Transport {
       pool.release(this);
       if (this.ended) return;
       this.end();
+      if (tied && this.status === 410) {
+        state.peerCancelled++;
+        return;
+      }
       if (this.status < 200 || this.status > 299) {
         this.fail(`HTTP ${this.status}`);
         return;
@@ -204,13 +220,17 @@ export function createTransport(options: TransportOptions): Transport {
   };
 
   return {
-    send: (call, attempt, done) => start(call, attempt, `${path}${sep}call=${call}&attempt=${attempt}`, done),
+    send: (call, attempt, done, query) =>
+      start(call, attempt, `${path}${sep}call=${call}&attempt=${attempt}${query ?? ''}`, done),
     sendTo: (p, done) => start(-1, 0, p, done),
     get inflight() {
       return state.inflight;
     },
     get unwritten() {
       return state.unwritten;
+    },
+    get peerCancelled() {
+      return state.peerCancelled;
     },
     get connections() {
       return pool.connections;

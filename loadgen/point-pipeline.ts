@@ -28,8 +28,12 @@ export function pointPipeline(o: ResolvedOptions, clock: Clock, R: number): Pipe
     : newPointPipeline(o, clock);
 }
 
-/** The most attempts a call of `config` can write (hedgebench's hedge, or grpc-js's within gRFC A6's cap). */
+/**
+ * The most attempts a call of `config` can write (hedgebench's hedge, a tied call's copies, or grpc-js's within
+ * gRFC A6's cap).
+ */
 export function attemptsPerCall(config: HedgeConfig): number {
   const g = config.grpcHedging;
+  if (config.tied !== undefined) return config.tied.copies ?? 2;
   return config.hedge ? (config.hedge.maxAttempts ?? 2) : g ? Math.min(g.maxAttempts, A6_MAX_ATTEMPTS) : 1;
 }

@@ -15,6 +15,7 @@ import type { ReplicaTransport } from './replica-transport.ts';
 import type { LineSink } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status.ts';
+import { tiedTags } from './tied-tags.ts';
 import { InflightTimeline } from './timeline.ts';
 import { warmUp } from './warm-up.ts';
 
@@ -111,12 +112,24 @@ export class PointRun {
     this.pipe = pointPipeline(o, clock, R);
     const replicas = this.replicas;
     const transport = this.transport;
+    // A tied point's copies also name their siblings' replicas (tied-tags.ts); other points' requests are as ever.
+    const tag = tiedTags(o, R);
     this.runCall =
       replicas === null
         ? this.pipe.compose<number>((cs, attempt, done) => transport.send(cs.call, attempt, done))
-        : this.pipe.compose<number>((cs, attempt, done) =>
-            replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done),
-          );
+        : tag === null
+          ? this.pipe.compose<number>((cs, attempt, done) =>
+              replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done),
+            )
+          : this.pipe.compose<number>((cs, attempt, done) =>
+              replicas.sendVia(
+                cs.replicas![attempt],
+                cs.call,
+                attempt,
+                done,
+                tag(cs.call, attempt, cs.replicas!),
+              ),
+            );
   }
 
   /**

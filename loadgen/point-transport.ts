@@ -1,7 +1,7 @@
 // A point's transport, built from its options: gRPC to one target (grpc-js hedging by itself when the
 // configuration says so), or HTTP/1.1 to the target and each replica, the replicas seen as one.
 
-import { grpcServiceConfig } from '../model/index.ts';
+import { grpcServiceConfig, peerCancelCopies } from '../model/index.ts';
 import { GRPC_SERVICE } from '../runtime/index.ts';
 import { createGrpcTransport } from './grpc-transport.ts';
 import { createTransport, type Transport, type TransportOptions } from './http-transport.ts';
@@ -51,6 +51,8 @@ export function createPointTransport(
       path: o.path,
       // Never fewer connections than attempts allowed in flight: undici then never queues (transport.ts).
       connections: o.maxInflight,
+      // A tied copy its sibling's server cancelled is answered 410: the call waits for the copy that runs.
+      tied: peerCancelCopies(o.config) > 0,
     }),
   );
   const replicas = R > 1 ? createReplicaTransport(parts) : null;

@@ -5,8 +5,14 @@ import type { AttemptOutcome, CancelAttempt, Transport } from './http-transport.
 
 /** The replicas' transports as one, plus a send to a chosen replica. */
 export interface ReplicaTransport extends Transport {
-  /** Starts attempt `attempt` of call `call` on replica `replica`. */
-  sendVia(replica: number, call: number, attempt: number, done: (o: AttemptOutcome) => void): CancelAttempt;
+  /** Starts attempt `attempt` of call `call` on replica `replica` (`query` added to its request's, if given). */
+  sendVia(
+    replica: number,
+    call: number,
+    attempt: number,
+    done: (o: AttemptOutcome) => void,
+    query?: string,
+  ): CancelAttempt;
   /** Attempts in flight to each replica. */
   inflightByReplica(): number[];
 }
@@ -17,14 +23,17 @@ export function createReplicaTransport(parts: readonly Transport[]): ReplicaTran
   let turn = 0;
   const sum = (f: (t: Transport) => number) => parts.reduce((n, t) => n + f(t), 0);
   return {
-    sendVia: (replica, call, attempt, done) => parts[replica].send(call, attempt, done),
-    send: (call, attempt, done) => parts[0].send(call, attempt, done),
+    sendVia: (replica, call, attempt, done, query) => parts[replica].send(call, attempt, done, query),
+    send: (call, attempt, done, query) => parts[0].send(call, attempt, done, query),
     sendTo: (path, done) => parts[turn++ % parts.length].sendTo(path, done),
     get inflight() {
       return sum((t) => t.inflight);
     },
     get unwritten() {
       return sum((t) => t.unwritten);
+    },
+    get peerCancelled() {
+      return sum((t) => t.peerCancelled);
     },
     get connections() {
       return sum((t) => t.connections);

@@ -121,6 +121,7 @@ export {
   type TiedSettings,
   tiedHedgeOptions,
 } from './tied.ts';
+export { type TiedPeerSetup, tiedPeers, tiedPeersIssue, tiedPeersKnown } from './tied-peers.ts';
 export {
   dilateConfig,
   dilateModel,

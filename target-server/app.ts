@@ -1,14 +1,14 @@
 // The express app of the target server: /clock, /health, /stats, /metrics, and the token-protected control
-// routes PUT /config and POST /reset (GET /work, the load, skips express: work-route.ts). Bad input gets a
-// JSON error, never a crash.
+// routes PUT /config and POST /reset (GET /work, the load, and POST /peer-cancel, as frequent, skip express:
+// work-route.ts, peer-cancel-route.ts). Bad input gets a JSON error, never a crash.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { parseConfigPatch } from './config.ts';
 import { BadParameterError, TargetServerError, UnauthorizedError } from './errors.ts';
 import type { TargetMetrics } from './metrics.ts';
 import type { Target } from './target.ts';
+import { tokenCheck } from './token.ts';
 
 /** Largest accepted control body (PUT /config); larger bodies get 413. */
 export const BODY_LIMIT = '16kb';
@@ -19,19 +19,10 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
   app.disable('x-powered-by');
   app.disable('etag');
   const json = express.json({ limit: BODY_LIMIT, strict: true, type: () => true });
-  const expected = token === null ? null : digest(token);
+  const authorized = tokenCheck(token);
 
   const guard = (req: Request, _res: Response, next: NextFunction): void => {
-    if (expected !== null) {
-      const h = req.headers.authorization ?? '';
-      const given = h.startsWith('Bearer ') ? h.slice(7) : '';
-      // Compare digests so timing says nothing about the token, whatever length was sent.
-      if (!timingSafeEqual(digest(given), expected)) {
-        next(new UnauthorizedError());
-        return;
-      }
-    }
-    next();
+    next(authorized(req.headers.authorization) ? undefined : new UnauthorizedError());
   };
 
   // The target's clock for the load generator's offset estimate (runtime/clock-offset.ts): the same clock
@@ -83,7 +74,7 @@ export function createApp(target: Target, metrics: TargetMetrics, token: string 
     res.status(404).json({
       error: {
         code: 'HB_NOT_FOUND',
-        message: `no route ${req.method} ${req.path.slice(0, 100)}; routes: GET /work?call=&attempt=, GET /clock, GET /health, GET /stats, GET /metrics, PUT /config, POST /reset`,
+        message: `no route ${req.method} ${req.path.slice(0, 100)}; routes: GET /work?call=&attempt=, GET /clock, GET /health, GET /stats, GET /metrics, PUT /config, POST /reset, POST /peer-cancel?call=&attempt=`,
       },
     });
   });
@@ -130,8 +121,4 @@ function sendError(res: Response, err: unknown): void {
   }
   const status = typeof e.status === 'number' && e.status >= 400 && e.status < 600 ? e.status : 500;
   res.status(status).json({ error: { code: 'HB_INTERNAL', message: e.message ?? String(err) } });
-}
-
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
 }

@@ -17,13 +17,20 @@ export interface PoolEnd {
   endMs: number;
   /** -1 when the attempt never started. */
   worker: number;
+  /** True when a peer cancel (AttemptPool.peerCancel) removed it from the queue; absent otherwise. */
+  byPeer?: true;
 }
 
-/** Callbacks of one attempt: exactly one of them is called, once. */
+/** Callbacks of one attempt: exactly one of onEnd and onFail is called, once. */
 export interface PoolCallbacks {
   onEnd(end: PoolEnd): void;
   /** The pool itself failed (its thread died); the attempt's fate is unknown. */
   onFail(err: Error): void;
+  /**
+   * A tied copy's start (ms on the target's SystemClock, the worker), reported as soon as the pool knows: the
+   * server then cancels the copy's siblings. Given only for tied copies; other attempts report no start.
+   */
+  onStart?(startMs: number, worker: number): void;
 }
 
 /** The target's worker pool. */
@@ -42,6 +49,12 @@ export interface AttemptPool {
   stats(): PoolStats;
   resetStats(): void;
   reconfigure(opts: PoolOptions): void;
+  /**
+   * A peer cancel (tied requests): removes the attempt if it is still queued, in either cancellation mode (the
+   * server's own decision; WorkerPool.peerCancel), and then ends it with `byPeer`; one in service or ended is
+   * left alone. The outcome comes through the attempt's callbacks (in thread mode later, in order with its start).
+   */
+  peerCancel(ticket: PoolTicket): void;
   /** Called once per client abort that reached an attempt still queued or in service. */
   onCancelRequested: (() => void) | null;
   close(): Promise<void>;

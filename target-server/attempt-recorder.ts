@@ -1,5 +1,6 @@
 // The recorder of a point's attempt records: opened on the point's attempts stream when PUT /config names a
-// run and slug, and closed with a bounded wait, so a Redis that is down cannot hold the next point back.
+// run and slug, and closed with a bounded wait, so a Redis that is down cannot hold the next point back;
+// PointRecording is the target's one recording at a time.
 
 import type { Redis } from 'ioredis';
 import { redisKeys } from '../contract/index.ts';
@@ -40,4 +41,52 @@ export async function closeAttemptRecorder(
     onLog(`attempt records of ${key}: ${s.buffered} still unwritten after ${timeoutMs} ms (Redis down?)`);
   }
   return { key, ...s };
+}
+
+/** The recording of the point being measured: one recorder at a time, switched by PUT /config. */
+export class PointRecording {
+  private recorder: StreamRecorder | null = null;
+  private key: string | null = null;
+
+  constructor(
+    private readonly redis: Redis | null,
+    private readonly onLog: (message: string) => void,
+  ) {}
+
+  /** Adds one attempt line to the point's stream (nothing while no point is recorded). */
+  add(line: string): void {
+    this.recorder?.add(line);
+  }
+
+  /** Records `cfg`'s point from now on; the previous point's recorder (another key) is closed first. */
+  async switchTo(cfg: ServerConfig): Promise<TargetStats['recorder']> {
+    const nextKey = cfg.record ? redisKeys(cfg.record.run, cfg.record.slug).attempts : null;
+    if (nextKey === this.key) return null;
+    const previous = await this.close();
+    this.open(cfg);
+    return previous;
+  }
+
+  /** Starts recording `cfg`'s point, if it names one (and there is a Redis). */
+  open(cfg: ServerConfig): void {
+    const opened = openAttemptRecorder(this.redis, cfg, this.onLog);
+    if (opened === null) return;
+    this.recorder = opened.recorder;
+    this.key = opened.key;
+  }
+
+  /** Flushes and closes the recorder (bounded wait); returns its final counters. */
+  async close(timeoutMs = RECORDER_CLOSE_MS): Promise<TargetStats['recorder']> {
+    const rec = this.recorder;
+    const key = this.key;
+    if (rec === null || key === null) return null;
+    this.recorder = null;
+    this.key = null;
+    return closeAttemptRecorder(rec, key, timeoutMs, this.onLog);
+  }
+
+  /** /stats `recorder`: the current point's counters, or null. */
+  stats(): TargetStats['recorder'] {
+    return this.recorder && this.key ? { key: this.key, ...this.recorder.stats() } : null;
+  }
 }

@@ -2,7 +2,15 @@
 // PUT /config body (contract/target-config.ts) is checked and applied, and the checks of /work's query.
 
 import { type TargetConfigPatch, targetConfigSchema } from '../contract/index.ts';
-import { type Cancellation, DEFAULT_MODEL, type ModelParams } from '../model/index.ts';
+import {
+  type Cancellation,
+  DEFAULT_MODEL,
+  type ModelParams,
+  replicaServiceMs,
+  SINGLE_REPLICA,
+  serviceTimeMs,
+} from '../model/index.ts';
+import { isLocalTargetHost } from '../runtime/index.ts';
 import { BadParameterError } from './errors.ts';
 
 /** The point whose attempts are recorded: they go to redisKeys(run, slug).attempts. */
@@ -33,6 +41,13 @@ export interface ServerConfig {
    * a harness-like delay); 0 = answer at once.
    */
   responseDelayMs: number;
+  /**
+   * Tied requests: each call's copies (this many, on distinct replicas) cancel each other when one starts; 0 =
+   * the point is not tied, and /work takes no `peers`.
+   */
+  tiedCopies: number;
+  /** Every replica's base URL (replica index → http://HOST:PORT), where this server sends its peer cancels. */
+  peers: string[];
 }
 
 /** Highest call index /work accepts: the model's generator takes call indices below 2^32. */
@@ -54,6 +69,8 @@ export function defaultConfig(): ServerConfig {
     slowReplica: 1,
     timeScale: 1,
     responseDelayMs: 0,
+    tiedCopies: 0,
+    peers: [],
   };
 }
 
@@ -70,7 +87,7 @@ export function parseConfigPatch(body: unknown, source = 'PUT /config'): ConfigP
       const field = where ? `${where}.${i.keys[0]}` : i.keys[0]!;
       throw new BadParameterError(
         field,
-        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica, timeScale, responseDelayMs; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers, errorProb, errorMs, errorCorrelation, pushback}`,
+        `${source}: unknown field ${field}; fields: workers, model, seed, cancellation, run, slug, replica, replicas, correlation, slowReplica, timeScale, responseDelayMs, tiedCopies, peers; model.{medianMs, sigma, stragglerProb, stragglerMinMs, stragglerMaxMs, service, workers, errorProb, errorMs, errorCorrelation, pushback}`,
       );
     }
     const field = where || 'body';
@@ -123,6 +140,20 @@ export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerCon
       `replica ${replica} is not one of replicas 0..${replicas - 1}; give replica below replicas (${replicas})`,
     );
   }
+  const tiedCopies = patch.tiedCopies ?? current.tiedCopies;
+  const peers = patch.peers === undefined ? current.peers : checkPeers(patch.peers);
+  if (tiedCopies === 1) {
+    throw new BadParameterError(
+      'tiedCopies',
+      'tiedCopies 1 is a plain call: give 0 (not tied) or 2..10 copies',
+    );
+  }
+  if (tiedCopies > 0 && (tiedCopies > replicas || peers.length !== replicas)) {
+    throw new BadParameterError(
+      tiedCopies > replicas ? 'tiedCopies' : 'peers',
+      `tiedCopies ${tiedCopies} needs as many replicas at least (replicas ${replicas}) and peers listing every replica's URL, replica 0 first (${peers.length} given); give replicas ≥ tiedCopies and ${replicas} peers`,
+    );
+  }
   let record = current.record;
   if (patch.run === null) record = null;
   else if (patch.run !== undefined && patch.slug) record = { run: patch.run, slug: patch.slug };
@@ -138,7 +169,44 @@ export function applyPatch(current: ServerConfig, patch: ConfigPatch): ServerCon
     slowReplica: patch.slowReplica ?? current.slowReplica,
     timeScale: patch.timeScale ?? current.timeScale,
     responseDelayMs: patch.responseDelayMs ?? current.responseDelayMs,
+    tiedCopies,
+    peers,
   };
+}
+
+// Peer cancels go to other target servers only: http:// on loopback or the lab's 198.18.0.0/15, as any load.
+function checkPeers(peers: readonly string[]): string[] {
+  return peers.map((p, i) => {
+    let u: URL | null = null;
+    try {
+      u = new URL(p);
+    } catch {
+      u = null;
+    }
+    if (u === null || u.protocol !== 'http:' || u.port === '' || u.pathname !== '/' || u.search !== '') {
+      throw new BadParameterError(
+        `peers.${i}`,
+        `peers.${i} ${JSON.stringify(p)} must be a replica's base URL http://HOST:PORT (no path), e.g. http://127.0.0.1:4100`,
+      );
+    }
+    if (!isLocalTargetHost(u.hostname)) {
+      throw new BadParameterError(
+        `peers.${i}`,
+        `peers.${i} ${JSON.stringify(p)} is outside loopback (127.0.0.0/8) and the lab (198.18.0.0/15): a target server sends peer cancels to hedgebench's own replicas only`,
+      );
+    }
+    return u.origin;
+  });
+}
+
+/**
+ * The model's service time of (call, attempt) on this server, `wm` being cfg's model as the clock runs it:
+ * today's draw, unless this server is one of several replicas with shared stragglers or a slow node.
+ */
+export function intendedServiceMs(wm: ModelParams, cfg: ServerConfig, call: number, attempt: number): number {
+  if (cfg.correlation === 0 && cfg.slowReplica === 1) return serviceTimeMs(wm, cfg.seed, call, attempt);
+  const setup = { ...SINGLE_REPLICA, correlation: cfg.correlation, slowReplica: cfg.slowReplica };
+  return replicaServiceMs(wm, setup, cfg.seed, call, attempt, cfg.replica);
 }
 
 /** A /work query parameter as a whole number in [min, max]; BadParameterError naming it otherwise. */

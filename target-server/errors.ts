@@ -94,3 +94,18 @@ export class ModelFailureResponse extends TargetServerError {
     this.name = 'ModelFailureResponse';
   }
 }
+
+/**
+ * A tied copy's sibling started first on another replica, whose server cancelled this copy while it was queued
+ * (or before it arrived): it never ran here (HTTP 410). The load generator waits for the copy that runs.
+ */
+export class PeerCancelledResponse extends TargetServerError {
+  constructor() {
+    super(
+      'HB_PEER_CANCELLED',
+      410,
+      'a sibling copy of this tied call started on another replica, whose server cancelled this one before it started; wait for that copy',
+    );
+    this.name = 'PeerCancelledResponse';
+  }
+}

@@ -4,13 +4,15 @@
 
 import { type PoolOptions, type PoolStats, type PoolTicket, WorkerPool } from '../model/index.ts';
 import type { SystemClock } from '../runtime/index.ts';
-import type { AttemptPool, PoolCallbacks } from './attempt-pool.ts';
+import type { AttemptPool, PoolCallbacks, PoolEnd } from './attempt-pool.ts';
 
 /** AttemptPool over the model WorkerPool, driven by the main thread's timers. */
 export class LoopPool implements AttemptPool {
   readonly mode = 'loop' as const;
   readonly priority = 'event loop';
   private readonly pool: WorkerPool;
+  // The ticket a peer cancel is removing right now: its end is the peer's (PoolEnd.byPeer).
+  private peerCancelling: PoolTicket | null = null;
   onCancelRequested: (() => void) | null = null;
 
   constructor(
@@ -36,24 +38,37 @@ export class LoopPool implements AttemptPool {
     const enqueueMs = this.clock.now();
     let startMs = Number.NaN;
     let worker = -1;
+    const onStart = cb.onStart;
     const ticket = this.pool.submit({
       serviceMs,
       onStart(w, now) {
         worker = w;
         startMs = now;
+        onStart?.(now, w);
       },
-      onEnd(ended, endMs) {
-        cb.onEnd({ ended, enqueueMs, startMs, endMs, worker });
+      onEnd: (ended, endMs) => {
+        const end: PoolEnd = { ended, enqueueMs, startMs, endMs, worker };
+        // WorkerPool.peerCancel ends the attempt synchronously, inside peerCancel below.
+        if (this.peerCancelling === ticket) end.byPeer = true;
+        cb.onEnd(end);
       },
     });
-    return {
-      cancel: () => {
-        // The pool counts a cancel only for an attempt still queued or in service; mirror exactly that.
-        const before = this.pool.stats().cancelRequests;
-        ticket.cancel();
-        if (this.pool.stats().cancelRequests !== before) this.onCancelRequested?.();
-      },
-    };
+    return new LoopTicket(ticket, () => {
+      // The pool counts a cancel only for an attempt still queued or in service; mirror exactly that.
+      const before = this.pool.stats().cancelRequests;
+      ticket.cancel();
+      if (this.pool.stats().cancelRequests !== before) this.onCancelRequested?.();
+    });
+  }
+
+  peerCancel(ticket: PoolTicket): void {
+    if (!(ticket instanceof LoopTicket)) return;
+    this.peerCancelling = ticket.inner;
+    try {
+      this.pool.peerCancel(ticket.inner);
+    } finally {
+      this.peerCancelling = null;
+    }
   }
 
   stats(): PoolStats {
@@ -69,4 +84,12 @@ export class LoopPool implements AttemptPool {
   }
 
   async close(): Promise<void> {}
+}
+
+// The target's handle on an attempt: the client's cancel, and the model pool's ticket a peer cancel needs.
+class LoopTicket implements PoolTicket {
+  constructor(
+    readonly inner: PoolTicket,
+    readonly cancel: () => void,
+  ) {}
 }

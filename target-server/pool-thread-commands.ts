@@ -13,7 +13,8 @@ export class PoolThreadCommands {
   private readonly ctl: Int32Array;
   private readonly cmds: Float64Array;
   private readonly capacity: number;
-  // Cancels that found the ring full; sent as soon as it has room (a cancel is never dropped).
+  // Cancels (client or peer) that found the ring full, as (op, id) pairs; sent as soon as it has room (a
+  // cancel is never dropped).
   private overflow: number[] = [];
   private overflowTimer: NodeJS.Timeout | null = null;
   private ackSeq = 0;
@@ -69,9 +70,9 @@ export class PoolThreadCommands {
     }
   }
 
-  /** Keeps cancel `id` until the ring has room for it. */
-  deferCancel(id: number): void {
-    this.overflow.push(id);
+  /** Keeps cancel `id` (op: opCancel, or opPeerCancel) until the ring has room for it. */
+  deferCancel(id: number, op: number = L.opCancel): void {
+    this.overflow.push(op, id);
     this.retryOverflowLater();
   }
 
@@ -87,7 +88,7 @@ export class PoolThreadCommands {
   /** Writes as many waiting cancels as the ring takes now. */
   flushOverflow(): void {
     let k = 0;
-    while (k < this.overflow.length && this.write(L.opCancel, this.overflow[k]!, 0, 0)) k++;
+    while (k < this.overflow.length && this.write(this.overflow[k]!, this.overflow[k + 1]!, 0, 0)) k += 2;
     this.overflow = this.overflow.slice(k);
     if (this.overflow.length > 0) this.retryOverflowLater();
   }

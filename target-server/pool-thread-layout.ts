@@ -12,19 +12,25 @@ export const POOL_THREAD_LAYOUT = {
   ctlStatsSeq: 4,
   ctlSleeping: 5,
   ctlCells: 6,
-  // Command row: [op, id, a, b].
+  // Command row: [op, id, a, b]. opSubmit: a = service ms, b = 1 for a tied copy (its start is reported).
   cmdWidth: 4,
   opSubmit: 1,
   opCancel: 2,
   opReset: 3,
   opReconfigure: 4,
   opCrash: 5,
+  // A tied copy's peer cancel: remove it if still queued, in either cancellation mode (WorkerPool.peerCancel).
+  opPeerCancel: 6,
   // Event row: [kind, id, enqueue, start, end, worker].
   eventWidth: 6,
   evServed: 0,
   evCancelledQueued: 1,
   evCancelledInService: 2,
   evCancelRequest: 3,
+  // A tied copy started (end = 0): only copies submitted with b = 1 report it.
+  evStarted: 4,
+  // A tied copy left the queue by its peer cancel (ended cancelled-queued, by the peer).
+  evPeerRemoved: 5,
   // Float64 stats cells.
   stQueued: 0,
   stBusy: 1,

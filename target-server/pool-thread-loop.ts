@@ -45,6 +45,8 @@ export function poolThreadLoop(
     startMs: number;
     deadline: number;
     cancelRequested: boolean;
+    /** A tied copy: its start is reported (evStarted), a peer cancel may remove it. */
+    tied: boolean;
   }
   const QUEUED = 0;
   const IN_SERVICE = 1;
@@ -104,6 +106,8 @@ export function poolThreadLoop(
       e.startMs = t;
       e.deadline = t + e.serviceMs;
       running[w] = e;
+      // Only tied copies report their start: untied points post exactly the events they always did.
+      if (e.tied) out.push(L.evStarted, e.id, e.enqueueMs, t, 0, w);
     }
   };
   const release = (e: Entry, t: number): void => {
@@ -160,6 +164,7 @@ export function poolThreadLoop(
         startMs: Number.NaN,
         deadline: Number.POSITIVE_INFINITY,
         cancelRequested: false,
+        tied: cmds[row + 3] === 1,
       };
       byId.set(id, e);
       submitted++;
@@ -185,6 +190,17 @@ export function poolThreadLoop(
       cancelledInService++;
       pump(t);
       emit(L.evCancelledInService, e, t);
+    } else if (op === L.opPeerCancel) {
+      // The server's own drop of a tied copy: only while queued, in either mode; not a client cancel, so it
+      // counts in cancelledQueued and not in cancelRequests. In service or ended: left alone (too late).
+      const e = byId.get(id);
+      if (e === undefined || e.state !== QUEUED) return;
+      accrue(t);
+      queued--;
+      e.state = ENDED;
+      byId.delete(id);
+      cancelledQueued++;
+      emit(L.evPeerRemoved, e, t);
     } else if (op === L.opReset) {
       submitted = served = cancelledQueued = cancelledInService = cancelRequests = 0;
       busyMs = queueArea = 0;

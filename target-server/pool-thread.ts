@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { AttemptEnd, PoolOptions, PoolStats, PoolTicket } from '../model/index.ts';
-import type { AttemptPool, PoolCallbacks } from './attempt-pool.ts';
+import type { AttemptPool, PoolCallbacks, PoolEnd } from './attempt-pool.ts';
 import { PoolBacklogError, PoolThreadError } from './errors.ts';
 import { PoolThreadCommands } from './pool-thread-commands.ts';
 import { POOL_THREAD_LAYOUT as L, type PoolThreadInit } from './pool-thread-layout.ts';
@@ -143,22 +143,24 @@ export class PoolThread implements AttemptPool {
   submit(serviceMs: number, cb: PoolCallbacks): PoolTicket {
     if (this.failed !== null) throw this.failed;
     const id = this.nextId++;
-    if (!this.commands.write(L.opSubmit, id, serviceMs, 0)) {
+    // A tied copy (it has onStart) asks the thread to report its start; other attempts are submitted as ever.
+    if (!this.commands.write(L.opSubmit, id, serviceMs, cb.onStart === undefined ? 0 : 1)) {
       this.rejected++;
       throw new PoolBacklogError(this.capacity);
     }
     const p: Pending = { cb, cancelled: false };
     this.pending.set(id, p);
     this.setRef(true);
-    return {
-      cancel: () => {
-        if (p.cancelled || !this.pending.has(id)) return;
-        p.cancelled = true;
-        if (this.commands.overflowing || !this.commands.write(L.opCancel, id, 0, 0)) {
-          this.commands.deferCancel(id);
-        }
-      },
-    };
+    return new ThreadTicket(id, () => {
+      if (p.cancelled || !this.pending.has(id)) return;
+      p.cancelled = true;
+      this.send(L.opCancel, id);
+    });
+  }
+
+  peerCancel(ticket: PoolTicket): void {
+    if (!(ticket instanceof ThreadTicket) || !this.pending.has(ticket.id)) return;
+    this.send(L.opPeerCancel, ticket.id);
   }
 
   stats(): PoolStats {
@@ -211,17 +213,29 @@ export class PoolThread implements AttemptPool {
       }
       const p = this.pending.get(id);
       if (p === undefined) continue;
+      if (kind === L.evStarted) {
+        p.cb.onStart?.(ev[i + 3]!, ev[i + 5]!);
+        continue;
+      }
       this.pending.delete(id);
-      p.cb.onEnd({
-        ended: ENDS[kind]!,
+      const byPeer = kind === L.evPeerRemoved;
+      const end: PoolEnd = {
+        ended: byPeer ? 'cancelled-queued' : ENDS[kind]!,
         enqueueMs: ev[i + 2]!,
         startMs: ev[i + 3]!,
         endMs: ev[i + 4]!,
         worker: ev[i + 5]!,
-      });
+      };
+      if (byPeer) end.byPeer = true;
+      p.cb.onEnd(end);
     }
     if (this.pending.size === 0) this.setRef(false);
     if (this.commands.overflowing) this.commands.flushOverflow();
+  }
+
+  // A cancel (client or peer) goes behind any waiting for room, so the thread sees them in order.
+  private send(op: number, id: number): void {
+    if (this.commands.overflowing || !this.commands.write(op, id, 0, 0)) this.commands.deferCancel(id, op);
   }
 
   private control(op: number, a: number, b: number, what: string): void {
@@ -260,4 +274,12 @@ function hrtimeOffsetMs(): number {
     if (p2 - p1 < width) [width, offset] = [p2 - p1, h - (p1 + p2) / 2];
   }
   return offset;
+}
+
+// The target's handle on an attempt in the thread: the client's cancel, and the id a peer cancel names.
+class ThreadTicket implements PoolTicket {
+  constructor(
+    readonly id: number,
+    readonly cancel: () => void,
+  ) {}
 }

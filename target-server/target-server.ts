@@ -17,10 +17,12 @@ import { type GrpcListener, listenGrpc } from './grpc-route.ts';
 import { LoopPool } from './loop-pool.ts';
 import { type MainLoopStall, startMainLoopStall } from './main-loop-stall.ts';
 import { createTargetMetrics } from './metrics.ts';
+import { isPeerCancelRequest, servePeerCancel } from './peer-cancel-route.ts';
 import { PoolThread } from './pool-thread.ts';
 import { Target } from './target.ts';
 import type { TargetStats } from './target-stats.ts';
 import { throttledLog } from './throttled-log.ts';
+import { tokenCheck } from './token.ts';
 import { isWorkRequest, serveWork } from './work-route.ts';
 
 /** A connection must deliver its request headers within this, ms (else 408 and close). */
@@ -45,7 +47,10 @@ export interface TargetServerOptions {
   redisUrl?: string;
   /** The point to record from the start (usually set later with PUT /config). */
   record?: RecordTarget;
-  /** Bearer token for PUT /config and POST /reset; absent = no check. */
+  /**
+   * Bearer token for PUT /config, POST /reset and POST /peer-cancel, and the one this server's own peer cancels
+   * carry (the orchestrator gives every target of a run the same); absent = no check, and none sent.
+   */
   token?: string;
   /** Options of the SystemClock (records' times; it holds the workers in 'loop' mode). */
   clock?: SystemClockOptions;
@@ -139,10 +144,11 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
     throw err;
   }
   const stopStall = options.mainLoopStall ? startMainLoopStall(options.mainLoopStall) : null;
-  const target = new Target(clock, config, pkg.version, redis, log, pool);
+  const target = new Target(clock, config, pkg.version, redis, log, pool, options.token ?? null);
   const metrics = createTargetMetrics(() => target.stats());
   target.metrics = metrics;
   const app = createApp(target, metrics, options.token ?? null);
+  const authorized = tokenCheck(options.token ?? null);
 
   const server: Server = createServer(
     {
@@ -155,8 +161,13 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
       requestTimeout: REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: 1_000,
     },
-    // The load's one route skips express (work-route.ts says why); every other route is the express app.
-    (req, res) => (isWorkRequest(req) ? serveWork(target, req, res) : app(req, res)),
+    // The load's route and a tied point's peer cancels skip express (work-route.ts says why); every other route is
+    // the express app.
+    (req, res) => {
+      if (isWorkRequest(req)) serveWork(target, req, res);
+      else if (isPeerCancelRequest(req)) servePeerCancel(target, authorized, req, res);
+      else app(req, res);
+    },
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -202,7 +213,7 @@ export async function createTargetServer(options: TargetServerOptions = {}): Pro
         await stopped;
         await grpcClosed;
         await target.closeRecorder();
-        target.close();
+        await target.close();
         redis?.disconnect();
         stopStall?.();
         await pool.close();

@@ -4,6 +4,7 @@ import type { StreamRecorderStats } from '../runtime/index.ts';
 import type { PoolMode } from './attempt-pool.ts';
 import type { ServerConfig } from './config.ts';
 import type { HoldErrorSummary } from './hold-time.ts';
+import type { PeerCancelStats } from './tied-copies.ts';
 
 /** GET /stats. Counters and utilisation are since the last POST /reset (or start). */
 export interface TargetStats {
@@ -48,6 +49,8 @@ export interface TargetStats {
    * shows every client; at most CLIENT_ADDRESSES_MAX addresses, the rest counted under "other").
    */
   clients: Record<string, number>;
+  /** Tied requests: the peer cancels this server sent and received since reset (zeros while not tied). */
+  peerCancel: PeerCancelStats;
   /** Attempt records of the current point, or null when nothing is recorded. */
   recorder: (StreamRecorderStats & { key: string }) | null;
 }

@@ -1,10 +1,11 @@
 // The service behind the HTTP routes: the worker pool (on the event loop or in its own thread, see
-// attempt-pool.ts), the model's service times, counters since reset, the hold-time error, and the attempt
-// records of the point being measured (each line from contract/attempt-line.ts, into attempt-recorder.ts's recorder).
+// attempt-pool.ts), the model's service times, counters since reset, the hold-time error, the attempt
+// records of the point being measured (each line from contract/attempt-line.ts, into attempt-recorder.ts's
+// recorder), and a tied point's copies and peer cancels (target-ties.ts).
 
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-import { type AttemptEnd, attemptLine, redisKeys } from '../contract/index.ts';
+import { type AttemptEnd, attemptLine, tiedAttemptCells } from '../contract/index.ts';
 import {
   attemptFails,
   dilateModel,
@@ -12,36 +13,23 @@ import {
   type ModelParams,
   type PoolTicket,
   pushbackMsAt,
-  replicaServiceMs,
-  SINGLE_REPLICA,
-  serviceTimeMs,
 } from '../model/index.ts';
-import type { StreamRecorder, SystemClock } from '../runtime/index.ts';
-import type { AttemptPool } from './attempt-pool.ts';
-import { closeAttemptRecorder, openAttemptRecorder, RECORDER_CLOSE_MS } from './attempt-recorder.ts';
-import { applyPatch, type ConfigPatch, type ServerConfig } from './config.ts';
+import type { SystemClock } from '../runtime/index.ts';
+import type { AttemptPool, PoolCallbacks } from './attempt-pool.ts';
+import { PointRecording } from './attempt-recorder.ts';
+import type { AttemptResult, Done } from './attempt-result.ts';
+import { applyPatch, type ConfigPatch, intendedServiceMs, type ServerConfig } from './config.ts';
 import { BadParameterError, BusyError, PoolBacklogError, type TargetServerError } from './errors.ts';
 import { HoldTimeHistogram } from './hold-time.ts';
 import { loopDelaySummary } from './loop-delay.ts';
 import type { TargetMetrics } from './metrics.ts';
 import type { TargetStats } from './target-stats.ts';
+import { droppedAttemptLine, TargetTies, TiedCopy } from './target-ties.ts';
+import type { PeerCancelOutcome } from './tied-copies.ts';
 
-/** What the server measured for one attempt; the /work response is built from it. */
-export interface AttemptResult {
-  /** `failed`: the model failed it (its worker held errorMs); the route answers 503 / UNAVAILABLE. */
-  ended: AttemptEnd;
-  queueMs: number;
-  /** Measured hold time (end − start); 0 when never started. */
-  serviceMs: number;
-  /** The model's draw for this attempt (a failing one's: errorMs, the hold it was meant to have). */
-  intendedMs: number;
-  worker: number;
-  /**
-   * No hedges for this long, wall ms: the model's pushback rule fired as the response left (the queue was
-   * longer than its bound); 0 = none. The route sends it as `hedgebench-pushback-ms`.
-   */
-  pushbackMs: number;
-}
+// The handle of a copy dropped on arrival: nothing is left to cancel.
+const DROPPED: PoolTicket = Object.freeze({ cancel() {} });
+const NO_PEERS: readonly number[] = Object.freeze([]);
 
 /** Distinct client addresses /stats counts one by one (a bound, so a scan cannot grow the map forever). */
 export const CLIENT_ADDRESSES_MAX = 64;
@@ -67,25 +55,31 @@ export class Target {
   private readonly clients = new Map<string, number>();
   /** Answers held back by a response delay (a perturbation): still in flight for /stats and PUT /config. */
   private pendingResponses = 0;
-  private recorder: StreamRecorder | null = null;
-  private recordKey: string | null = null;
+  private readonly recording: PointRecording;
   metrics: TargetMetrics | null = null;
+  /** Tied requests: the point's copies and peer cancels (inactive while the point is not tied). */
+  readonly tied: TargetTies;
 
   constructor(
     readonly clock: SystemClock,
     initial: ServerConfig,
     readonly version: string,
     private readonly redis: Redis | null,
-    private readonly onLog: (message: string) => void,
+    onLog: (message: string) => void,
     /** Built for `initial` (its workers and cancellation mode). */
     readonly pool: AttemptPool,
+    /** The control routes' token, which also opens the peers' /peer-cancel (tied points). */
+    token: string | null = null,
   ) {
     this.cfg = initial;
+    this.tied = new TargetTies(pool, token, onLog);
+    this.tied.configure(initial);
     this.wallModel = dilateModel(initial.model, initial.timeScale);
     this.loopDelay.enable();
     pool.onCancelRequested = () => this.metrics?.cancelRequested();
     this.resetAt = clock.now();
-    if (initial.record) this.openRecorder(initial);
+    this.recording = new PointRecording(redis, onLog);
+    this.recording.open(initial);
   }
 
   /** `cfg.model` as the clock runs it (model/time-scale.ts), made once per PUT /config, not per attempt. */
@@ -100,85 +94,113 @@ export class Target {
    * when the pool failed, and returns when it wrote the response (NaN when it sent none), which goes into
    * the attempt's record. Throws PoolBacklogError (503) when the pool cannot take it.
    */
-  submit(call: number, attempt: number, done: (r: AttemptResult | TargetServerError) => number): PoolTicket {
+  submit(call: number, attempt: number, done: Done, peers: readonly number[] = NO_PEERS): PoolTicket {
     const cfg = this.cfg;
     const wm = this.wallModel;
+    // A tied point: every attempt is a copy of its call's tie, which a sibling's cancel may have dropped already.
+    const tie = this.tied.arrive(call, attempt, peers);
     // The model's failure of this attempt (the simulator draws the same): its worker holds errorMs instead.
     const fails = attemptFails(wm, cfg.seed, call, attempt);
-    // Today's draw unless this server is one of several replicas with shared stragglers or a slow node.
-    const intendedMs = fails
-      ? errorHoldMs(wm)
-      : cfg.correlation === 0 && cfg.slowReplica === 1
-        ? serviceTimeMs(wm, cfg.seed, call, attempt)
-        : replicaServiceMs(
-            wm,
-            { ...SINGLE_REPLICA, correlation: cfg.correlation, slowReplica: cfg.slowReplica },
-            cfg.seed,
-            call,
-            attempt,
-            cfg.replica,
-          );
+    const intendedMs = fails ? errorHoldMs(wm) : intendedServiceMs(wm, cfg, call, attempt);
     const pushback = wm.pushback;
     if (!this.loadStarted) {
       this.loadStarted = true;
       this.loopDelay.reset();
     }
-    try {
-      return this.pool.submit(intendedMs, {
-        onEnd: ({ ended: poolEnd, enqueueMs, startMs, endMs, worker }) => {
-          // The pool served it; the model says whether its answer is the error.
-          const ended: AttemptEnd = fails && poolEnd === 'served' ? 'failed' : poolEnd;
-          const started = !Number.isNaN(startMs);
-          // Start and end come from the pool itself (the pool thread's own times in thread mode), so this is
-          // the hold as the worker saw it, not as the event loop later got round to noticing it.
-          const held = started ? endMs - startMs : 0;
-          if (poolEnd === 'served') this.hold.record(held - intendedMs);
-          this.metrics?.attemptEnded(ended);
-          const answer = (): void => {
-            const respondedMs = done({
-              ended,
-              queueMs: (started ? startMs : endMs) - enqueueMs,
-              serviceMs: held,
-              intendedMs,
-              worker,
-              // The rule reads the queue as the response leaves (the simulator: as the worker frees).
-              pushbackMs: pushback === undefined ? 0 : pushbackMsAt(pushback, this.pool.queueLength),
-            });
-            this.recorder?.add(
-              attemptLine(
-                call,
-                attempt,
-                enqueueMs,
-                startMs,
-                endMs,
-                ended,
-                worker,
-                intendedMs,
-                respondedMs,
-                // One of several replicas: the record says which (ATTEMPT_REPLICA_FIELD).
-                cfg.replicas > 1 ? cfg.replica : undefined,
-              ),
-            );
-            if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
+    if (tie !== null && !(tie instanceof TiedCopy)) {
+      this.dropOnArrival(call, attempt, intendedMs, tie.arrivedMs, done);
+      return DROPPED;
+    }
+    const ties = this.tied.ties;
+    const cb: PoolCallbacks = {
+      onEnd: ({ ended: poolEnd, enqueueMs, startMs, endMs, worker, byPeer }) => {
+        if (tie !== null) ties!.ended(tie, byPeer === true);
+        // The pool served it; the model says whether its answer is the error.
+        const ended: AttemptEnd = fails && poolEnd === 'served' ? 'failed' : poolEnd;
+        const started = !Number.isNaN(startMs);
+        // Start and end come from the pool itself (the pool thread's own times in thread mode), so this is
+        // the hold as the worker saw it, not as the event loop later got round to noticing it.
+        const held = started ? endMs - startMs : 0;
+        if (poolEnd === 'served') this.hold.record(held - intendedMs);
+        this.metrics?.attemptEnded(ended);
+        const answer = (): void => {
+          const r: AttemptResult = {
+            ended,
+            queueMs: (started ? startMs : endMs) - enqueueMs,
+            serviceMs: held,
+            intendedMs,
+            worker,
+            // The rule reads the queue as the response leaves (the simulator: as the worker frees).
+            pushbackMs: pushback === undefined ? 0 : pushbackMsAt(pushback, this.pool.queueLength),
           };
-          const waitMs = cfg.responseDelayMs * cfg.timeScale;
-          if (waitMs <= 0 || poolEnd !== 'served') {
-            answer();
-            return;
-          }
-          // The worker is free again; only the answer waits, as a slow event loop or network would make it.
-          this.pendingResponses++;
-          this.clock.setTimer(() => {
-            this.pendingResponses--;
-            answer();
-          }, waitMs);
-        },
-        onFail: (err) => done(err as TargetServerError),
-      });
+          if (byPeer === true) r.peerCancelled = true;
+          const respondedMs = done(r);
+          // One of several replicas: the record says which (ATTEMPT_REPLICA_FIELD); a tied copy, its cancels.
+          const replica = cfg.replicas > 1 ? cfg.replica : undefined;
+          const cells = tie === null ? undefined : tiedAttemptCells(tie.sentMs, tie.arrivedMs, tie.fate);
+          this.recording.add(
+            attemptLine(
+              call,
+              attempt,
+              enqueueMs,
+              startMs,
+              endMs,
+              ended,
+              worker,
+              intendedMs,
+              respondedMs,
+              replica,
+              cells,
+            ),
+          );
+          if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
+        };
+        const waitMs = cfg.responseDelayMs * cfg.timeScale;
+        if (waitMs <= 0 || poolEnd !== 'served') {
+          answer();
+          return;
+        }
+        // The worker is free again; only the answer waits, as a slow event loop or network would make it.
+        this.pendingResponses++;
+        this.clock.setTimer(() => {
+          this.pendingResponses--;
+          answer();
+        }, waitMs);
+      },
+      onFail: (err) => done(err as TargetServerError),
+    };
+    // Only a tied copy reports its start: the pool (thread) sends no start events for other attempts.
+    if (tie !== null) cb.onStart = () => ties!.started(tie);
+    try {
+      const ticket = this.pool.submit(intendedMs, cb);
+      if (tie !== null) tie.ticket = ticket;
+      return ticket;
     } catch (err) {
       if (err instanceof PoolBacklogError) this.poolRejected++;
+      if (tie !== null) ties!.ended(tie, false);
       throw err;
     }
+  }
+
+  /** A sibling's peer cancel for `call`, sent when copy `from` started there, arrived at `atMs` (epoch). */
+  peerCancel(call: number, from: number, atMs: number): PeerCancelOutcome {
+    return this.tied.receive(call, from, atMs);
+  }
+
+  // A copy whose sibling's cancel came first: never queued, recorded as cancelled while queued, answered 410.
+  private dropOnArrival(c: number, a: number, intendedMs: number, at: number, done: Done): void {
+    // Arrived (and ended) now, before its answer is written.
+    const now = this.clock.now();
+    const r: AttemptResult = {
+      ended: 'cancelled-queued',
+      queueMs: 0,
+      serviceMs: 0,
+      intendedMs,
+      worker: -1,
+      pushbackMs: 0,
+    };
+    r.peerCancelled = true;
+    this.recording.add(droppedAttemptLine(this.cfg, c, a, now, intendedMs, done(r), at));
   }
 
   /** Counts a /work request by its client's address (shows which hosts really sent the load). */
@@ -209,13 +231,8 @@ export class Target {
     this.pool.reconfigure({ workers: next.workers, cancellation: next.cancellation });
     this.cfg = next;
     this.wallModel = dilateModel(next.model, next.timeScale);
-    let previous: TargetStats['recorder'] = null;
-    const nextKey = next.record ? redisKeys(next.record.run, next.record.slug).attempts : null;
-    if (nextKey !== this.recordKey) {
-      previous = await this.closeRecorder();
-      if (next.record) this.openRecorder(next);
-    }
-    return { config: next, previous };
+    this.tied.configure(next);
+    return { config: next, previous: await this.recording.switchTo(next) };
   }
 
   /** POST /reset: zero counters, utilisation and the hold-time histogram (only while idle). */
@@ -225,6 +242,7 @@ export class Target {
     this.hold.reset();
     this.responseDelay.reset();
     this.loopDelay.reset();
+    this.tied.reset();
     this.loadStarted = false;
     this.badRequests = 0;
     this.poolRejected = 0;
@@ -265,30 +283,20 @@ export class Target {
       },
       eventLoopUtilisation: performance.eventLoopUtilization(this.resetElu).utilization,
       clients: Object.fromEntries(this.clients),
-      recorder: this.recorder && this.recordKey ? { key: this.recordKey, ...this.recorder.stats() } : null,
+      peerCancel: this.tied.stats(),
+      recorder: this.recording.stats(),
     };
   }
 
-  /** Stops the event-loop monitor (its timer must not outlive the server). */
-  close(): void {
+  /** Stops the event-loop monitor (its timer must not outlive the server) and the peers' connections. */
+  async close(): Promise<void> {
     this.loopDelay.disable();
+    await this.tied.close();
   }
 
   /** Flushes and closes the recorder (bounded wait); returns its final counters. */
-  async closeRecorder(timeoutMs = RECORDER_CLOSE_MS): Promise<TargetStats['recorder']> {
-    const rec = this.recorder;
-    const key = this.recordKey;
-    if (rec === null || key === null) return null;
-    this.recorder = null;
-    this.recordKey = null;
-    return closeAttemptRecorder(rec, key, timeoutMs, this.onLog);
-  }
-
-  private openRecorder(cfg: ServerConfig): void {
-    const opened = openAttemptRecorder(this.redis, cfg, this.onLog);
-    if (opened === null) return;
-    this.recorder = opened.recorder;
-    this.recordKey = opened.key;
+  closeRecorder(timeoutMs?: number): Promise<TargetStats['recorder']> {
+    return this.recording.close(timeoutMs);
   }
 
   private assertIdle(): void {

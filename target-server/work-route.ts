@@ -1,15 +1,22 @@
-// GET /work on node:http directly: the one route that carries the load. Every other route stays in the
-// express app. Why: on this 2-core VM express cost ~500 µs of CPU per request at 1 000 req/s (router,
+// GET /work on node:http directly: the route that carries the load (POST /peer-cancel, as frequent on a tied
+// point, is the other one: peer-cancel-route.ts). Every other route stays in the express app. Why: on this 2-core VM express cost ~500 µs of CPU per request at 1 000 req/s (router,
 // res.json, header helpers, their garbage), the target's main thread ran at 0.6–0.8 of a core at load 0.95,
 // and that CPU queueing — not the model — was the tail of every response (bench/RESULTS.md, "The target
 // server").
-// Behaviour is the express route's: same parameters, same errors (JSON, codes), same cancellation.
+// Behaviour is the express route's: same parameters, same errors (JSON, codes), same cancellation. A tied
+// point's copy also names its siblings' replicas (`peers=1,3`), and one a sibling's server cancelled is answered 410.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatPushbackMs, formatWorkReply, PUSHBACK_HEADER } from '../contract/index.ts';
+import { formatWorkReply } from '../contract/index.ts';
 import type { PoolTicket } from '../model/index.ts';
 import { MAX_ATTEMPT, MAX_CALL, parseIndex } from './config.ts';
-import { ModelFailureResponse, TargetServerError } from './errors.ts';
+import {
+  BadParameterError,
+  ModelFailureResponse,
+  PeerCancelledResponse,
+  TargetServerError,
+} from './errors.ts';
+import { sendError, sendJson } from './http-reply.ts';
 import type { Target } from './target.ts';
 
 /** True when the request is GET /work?… (the fast path takes it); everything else goes to express. */
@@ -24,9 +31,11 @@ export function serveWork(target: Target, req: IncomingMessage, res: ServerRespo
   const q = new URLSearchParams((req.url ?? '').slice(6));
   let call: number;
   let attempt: number;
+  let peers: readonly number[];
   try {
     call = parseIndex(param(q, 'call'), 'call', 0, MAX_CALL);
     attempt = parseIndex(param(q, 'attempt'), 'attempt', 1, MAX_ATTEMPT);
+    peers = parsePeers(target, q);
   } catch (err) {
     target.countBadRequest();
     sendError(res, err);
@@ -36,22 +45,34 @@ export function serveWork(target: Target, req: IncomingMessage, res: ServerRespo
   req.resume();
   let ticket: PoolTicket;
   try {
-    ticket = target.submit(call, attempt, (r) => {
-      if (res.writableEnded || res.destroyed) return Number.NaN;
-      if (r instanceof TargetServerError) {
-        sendError(res, r);
-        return Number.NaN;
-      }
-      // In `ignore` mode an aborted attempt still ends 'served' (or 'failed'); its client is gone, so nothing is sent.
-      if (r.ended !== 'served' && r.ended !== 'failed') return Number.NaN;
-      // Read just before the write: once the bytes are on the socket the client (on another core) may
-      // read them before this thread reads the clock again, and a later reading would make transit negative.
-      const respondedMs = target.clock.now();
-      // The model failed it: an ordinary 503 with the error's JSON body, after the worker held errorMs.
-      if (r.ended === 'failed') sendJson(res, 503, MODEL_FAILURE_BODY, r.pushbackMs);
-      else sendJson(res, 200, formatWorkReply(r), r.pushbackMs);
-      return respondedMs;
-    });
+    ticket = target.submit(
+      call,
+      attempt,
+      (r) => {
+        if (res.writableEnded || res.destroyed) return Number.NaN;
+        if (r instanceof TargetServerError) {
+          sendError(res, r);
+          return Number.NaN;
+        }
+        // A tied copy a sibling's server cancelled: answered at once, so its connection carries the next request
+        // (the load generator then waits for the copy that runs, as the simulator's client does).
+        if (r.peerCancelled === true) {
+          const at = target.clock.now();
+          sendJson(res, 410, PEER_CANCELLED_BODY);
+          return at;
+        }
+        // In `ignore` mode an aborted attempt still ends 'served' (or 'failed'); its client is gone, so nothing is sent.
+        if (r.ended !== 'served' && r.ended !== 'failed') return Number.NaN;
+        // Read just before the write: once the bytes are on the socket the client (on another core) may
+        // read them before this thread reads the clock again, and a later reading would make transit negative.
+        const respondedMs = target.clock.now();
+        // The model failed it: an ordinary 503 with the error's JSON body, after the worker held errorMs.
+        if (r.ended === 'failed') sendJson(res, 503, MODEL_FAILURE_BODY, r.pushbackMs);
+        else sendJson(res, 200, formatWorkReply(r), r.pushbackMs);
+        return respondedMs;
+      },
+      peers,
+    );
   } catch (err) {
     sendError(res, err);
     return;
@@ -71,23 +92,29 @@ function param(q: URLSearchParams, name: string): string | string[] | undefined 
   return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
 }
 
-// A known error answers with its status and code; anything else is a 500, as in the express app.
-function sendError(res: ServerResponse, err: unknown): void {
-  const e = err instanceof TargetServerError ? err : null;
-  const body = e?.toJSON() ?? { error: { code: 'HB_INTERNAL', message: String(err) } };
-  sendJson(res, e?.status ?? 500, JSON.stringify(body));
-}
-
-// The body of every model failure: the same bytes each time, made once.
+// The bodies of every model failure and every peer-cancelled copy: the same bytes each time, made once.
 const MODEL_FAILURE_BODY = JSON.stringify(new ModelFailureResponse().toJSON());
+const PEER_CANCELLED_BODY = JSON.stringify(new PeerCancelledResponse().toJSON());
 
-// `pushbackMs` > 0 adds the pushback header (contract/work-reply.ts); otherwise the headers are as always.
-function sendJson(res: ServerResponse, status: number, body: string, pushbackMs = 0): void {
-  const headers: Record<string, string | number> = {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  };
-  if (pushbackMs > 0) headers[PUSHBACK_HEADER] = formatPushbackMs(pushbackMs);
-  res.writeHead(status, headers);
-  res.end(body);
+// A tied copy's `peers`: its siblings' replicas, comma-separated, each another replica of the point (none: []).
+function parsePeers(target: Target, q: URLSearchParams): readonly number[] {
+  const v = param(q, 'peers');
+  const cfg = target.config;
+  if (cfg.tiedCopies === 0) {
+    if (v === undefined) return [];
+    throw new BadParameterError(
+      'peers',
+      'query parameter peers is for tied points only and this server is not set to one (PUT /config tiedCopies); drop peers',
+    );
+  }
+  if (v === undefined || v === '') return [];
+  const parts = typeof v === 'string' ? v.split(',') : v;
+  const peers = parts.map((p) => parseIndex(p, 'peers', 0, cfg.replicas - 1));
+  if (peers.includes(cfg.replica) || new Set(peers).size !== peers.length || peers.length >= cfg.tiedCopies) {
+    throw new BadParameterError(
+      'peers',
+      `query parameter peers ${JSON.stringify(v)} must list the other copies' replicas, distinct, at most ${cfg.tiedCopies - 1}, none this server's own (${cfg.replica}); e.g. /work?call=0&attempt=1&peers=${cfg.replica === 0 ? 1 : 0}`,
+    );
+  }
+  return peers;
 }

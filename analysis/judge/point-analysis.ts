@@ -12,6 +12,7 @@ import type {
 import type { RealPoint } from '../read/real-row.ts';
 import type { ReplicaUse } from '../read/replica-use.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
+import type { TiedFigures } from '../read/tied-figures.ts';
 import type { Attribution } from './attribution.ts';
 import type { PointId, RealIntervals } from './compare.ts';
 import type { PointDiffs } from './paired-comparison.ts';
@@ -52,6 +53,8 @@ export interface PointAnalysis {
   clients?: ClientFigures[];
   /** Each replica's measured use when the point has several; null otherwise. */
   replicas: ReplicaUse[] | null;
+  /** A tied point's peer cancels and their transits (analysis/read/tied-figures.ts); null otherwise. */
+  tied: TiedFigures | null;
   rows: ComparisonRow[];
   /** The simulator with the run's measured transport (sim-net.ts); absent when not computed. */
   simNet?: PointRow;
@@ -88,6 +91,7 @@ export function pointWithoutMeasurement(
     collapse: null,
     attribution: null,
     replicas: null,
+    tied: null,
     rows: [],
     simNetRows: [],
   };

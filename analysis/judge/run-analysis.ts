@@ -173,6 +173,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     p.attribution = rp.attribution;
     if (rp.clients !== null) p.clients = rp.clients;
     p.replicas = rp.replicas;
+    p.tied = rp.tied;
   };
 
   // A collapse decides the point's verdict whatever its percentiles say: nothing to pair then.

@@ -11,6 +11,8 @@ import {
   CALL_FIELDS_ADDED,
   type CallOutcome,
   callFields,
+  PEER_CANCEL_FATES,
+  type PeerCancelFate,
   type PointStatus,
   parseStatusJson,
   StatusJsonError,
@@ -64,6 +66,18 @@ export interface RawAttempts {
   respondedMs: Float64Array;
   /** Which replica served each attempt; absent when the point has one replica (the file has no such column). */
   replica?: Float64Array;
+  /** A tied point's peer cancels (ATTEMPT_TIED_FIELDS); absent for other points. */
+  tied?: RawPeerCancels;
+}
+
+/** A tied point's peer cancels, per attempt. Times are epoch ms on the servers' shared clock, never scaled. */
+export interface RawPeerCancels {
+  /** When the attempt's server sent its peer cancels (it started the attempt); NaN: none. */
+  sentMs: Float64Array;
+  /** When the first peer cancel for the attempt arrived; NaN: none. */
+  arrivedMs: Float64Array;
+  /** What that cancel did: 0 none, else 1 + its index in PEER_CANCEL_FATES (removed, dropped, too-late). */
+  fate: Uint8Array;
 }
 
 /**
@@ -135,14 +149,23 @@ export function readCallsCsv(path: string): RawCalls {
 }
 
 /**
- * Reads raw/<slug>.attempts.csv (header = ATTEMPT_FIELDS, the older one without ATTEMPT_FIELDS_ADDED, or
- * that of a point with several replicas, which ends in the replica column).
+ * Reads raw/<slug>.attempts.csv (header = ATTEMPT_FIELDS, the older one without ATTEMPT_FIELDS_ADDED, that
+ * of a point with several replicas, which ends in the replica column, or that of a tied point, which then
+ * ends in its peer cancels' columns).
  */
 export function readAttemptsCsv(path: string): RawAttempts {
   const replicated = attemptFields(2).join(',');
-  const { sc, F, full, header } = scanner(path, ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED, [replicated]);
+  const tiedHeader = attemptFields(2, true).join(',');
+  const { sc, F, full, header } = scanner(path, ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED, [
+    replicated,
+    tiedHeader,
+  ]);
   const n = sc.countRecords();
-  const replica = header === replicated ? new Float64Array(n) : undefined;
+  const isTied = header === tiedHeader;
+  const replica = header === replicated || isTied ? new Float64Array(n) : undefined;
+  const tied: RawPeerCancels | undefined = isTied
+    ? { sentMs: new Float64Array(n), arrivedMs: new Float64Array(n), fate: new Uint8Array(n) }
+    : undefined;
   const a: RawAttempts = {
     n,
     call: new Float64Array(n),
@@ -155,6 +178,7 @@ export function readAttemptsCsv(path: string): RawAttempts {
     serviceMs: new Float64Array(n),
     respondedMs: new Float64Array(n).fill(Number.NaN),
     ...(replica ? { replica } : {}),
+    ...(tied ? { tied } : {}),
   };
   for (let i = 0; i < n; i++) {
     a.call[i] = sc.num(F);
@@ -167,6 +191,18 @@ export function readAttemptsCsv(path: string): RawAttempts {
     a.serviceMs[i] = sc.num(F);
     if (full) a.respondedMs[i] = sc.num(F);
     if (replica) replica[i] = sc.num(F);
+    if (tied) {
+      tied.sentMs[i] = sc.num(F);
+      tied.arrivedMs[i] = sc.num(F);
+      const fate = sc.str(F, PEER_CANCEL_FATES);
+      const k = PEER_CANCEL_FATES.indexOf(fate as PeerCancelFate);
+      if (fate !== '' && k < 0) {
+        throw sc.error(
+          `peer_cancel ${JSON.stringify(fate)} is not one of ${PEER_CANCEL_FATES.join(', ')} or empty`,
+        );
+      }
+      tied.fate[i] = k + 1;
+    }
     sc.endRecord(F);
   }
   return a;

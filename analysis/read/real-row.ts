@@ -18,6 +18,7 @@ import {
   countsHedgesOnError,
   type HedgeConfig,
   type Matrix,
+  peerCancelCopies,
   pointClients,
   pointModel,
   replicaSetupOf,
@@ -43,6 +44,7 @@ import {
 import { busyByReplica, type ReplicaUse, replicaUse } from './replica-use.ts';
 import { learnAttemptsFromServer } from './server-attempts.ts';
 import { generatorTimeline, type ServerTimeline, serverTimeline } from './server-timeline.ts';
+import { extraServiceShare, type TiedFigures, tiedFigures } from './tied-figures.ts';
 
 /**
  * Everything the analysis derives from one real point's raw files, read once and in model time: the
@@ -70,6 +72,8 @@ export interface RealPoint {
   clients: ClientFigures[] | null;
   /** Each replica's use, when the point has several replicas and their attempt records; else null. */
   replicas: ReplicaUse[] | null;
+  /** A tied point's peer cancels and their transits (tied-figures.ts); null for other points. */
+  tied: TiedFigures | null;
 }
 
 /** True when the point's calls file exists, i.e. its real row can be recomputed from raw files. */
@@ -190,6 +194,13 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     valid: invalidReasons.length === 0,
   });
   if (!Number.isFinite(busyMs)) row.utilization = null;
+  // A matrix with tied points gives every row its extra work, as the simulated rows have it (points-csv.ts
+  // writes the column only then): hedges' losers read against tied copies'.
+  if (matrix.configs.some((c) => c.tied !== undefined)) {
+    row.extra_service_share = attempts ? extraServiceShare(calls, attempts) : null;
+  }
+  const config = entryConfig(entry, matrix);
+  const tied = tiedFigures(calls, attempts, status, peerCancelCopies(config), k);
   const K = pointClients(entry);
   return {
     row,
@@ -204,6 +215,7 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     attribution,
     clients: K === 1 ? null : clientFigures(calls, status, ctx, K),
     replicas: busy && R > 1 ? replicaUse(busy, matrix.model.workers, spanMs, setup.slowReplica) : null,
+    tied,
   };
 }
 

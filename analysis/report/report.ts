@@ -18,6 +18,7 @@ import { headerBlocks } from './report-header.ts';
 import { sensitivityBlocks } from './sensitivity-report.ts';
 import { simNetBlocks } from './sim-net-report.ts';
 import { studyTables } from './study-tables.ts';
+import { tiedBlocks } from './tied-report.ts';
 import { timeScaleBlocks } from './time-scale-report.ts';
 
 /** The report's blocks, in order: header, agreement grids, study tables, per-point table, divergences, reasons, charts, method. */
@@ -60,6 +61,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     { kind: 'heading', level: 2, text: 'Where the time went (attribution)' },
     ...attributionBlocks(a),
     ...replicaBlocks(a),
+    ...tiedBlocks(a),
     ...simNetBlocks(a),
     { kind: 'heading', level: 2, text: 'Invalid, collapsed and open-ended points' },
     ...reasonsBlock(a),

@@ -1,5 +1,6 @@
 // The rows of attribution.csv (its format: contract/attribution-csv.ts) from a point's attribution: each
-// part's percentiles, the round-trip transit, the latency without the harness's parts, and the sim row.
+// part's percentiles, the round-trip transit, the latency without the harness's parts, the sim row, and a tied
+// point's peer-cancel transit.
 
 import {
   type AttributionRow,
@@ -30,11 +31,19 @@ export function summarizeSample(
   };
 }
 
-/** The rows of one point: each part, then latency, transit, latency without harness, and the sim row. */
+/** The part of attribution.csv that is a tied point's peer cancel, sent → arrived (no part of any latency). */
+export const TIE_CANCEL_PART = 'tie_cancel';
+
+/**
+ * The rows of one point: each part, then latency, transit, latency without harness, and the sim row; a tied
+ * point's also `tie_cancel`, its peer cancels' transit from one server to the other (`tieCancelMs`): a harness
+ * figure of the point beside its calls' split, not a part of it.
+ */
 export function attributionRows(
   id: Omit<AttributionRow, 'part' | 'n' | 'p50' | 'p99' | 'p999' | 'max' | 'mean'>,
   a: Attribution,
   sim: PointRow | undefined,
+  tieCancelMs?: Float64Array,
 ): AttributionRow[] {
   const rows: AttributionRow[] = COMPONENTS.map((c) => ({ ...id, part: c, ...summarizeSample(a.parts[c]) }));
   rows.push({ ...id, part: 'latency', ...summarizeSample(a.latency) });
@@ -52,5 +61,6 @@ export function attributionRows(
       mean: sim.mean_ms,
     });
   }
+  if (tieCancelMs !== undefined) rows.push({ ...id, part: TIE_CANCEL_PART, ...summarizeSample(tieCancelMs) });
   return rows;
 }

@@ -134,6 +134,7 @@ function attributionOf(a: RunAnalysis): AttributionRow[] {
           },
           p.attribution,
           p.sim,
+          p.tied?.transitMs,
         ),
   );
 }

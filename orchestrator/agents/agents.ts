@@ -13,7 +13,7 @@ import { freePort } from './free-port.ts';
 import { AgentLease, DEFAULT_LEASE_SECONDS } from './lease.ts';
 import { loadgenLauncher } from './loadgen-agent.ts';
 import { type RedisService, startRedis, useRedisUrl } from './redis-service.ts';
-import { TargetAgent } from './target-agent.ts';
+import { newToken, TargetAgent } from './target-agent.ts';
 
 /** What a run's agents need to know. */
 export interface AgentsOptions {
@@ -120,6 +120,7 @@ export class Agents {
     return loadgens;
   }
   private targetsDeployed: Deployed[] = [];
+  private readonly targetToken = newToken();
 
   /** Starts (or reaches) Redis, then the target servers (replica 0 first; none for a foreign service). */
   async start(): Promise<{ redis: RedisService; targets: TargetAgent[] }> {
@@ -147,6 +148,8 @@ export class Agents {
           ? { grpcPort: port !== undefined ? port + 1 : await freePort(host.address) }
           : {}),
         registry: this.registry,
+        // One token for the lane's targets: a tied point's replicas send each other peer cancels with it.
+        token: this.targetToken,
       });
       this.targets.push(target);
     }

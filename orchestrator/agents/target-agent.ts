@@ -25,6 +25,11 @@ export interface TargetAgentOptions {
   seed: number;
   registry: AgentRegistry;
   healthTimeoutMs?: number;
+  /**
+   * The control routes' token (default a new one). The targets of one lane share theirs: a tied point's target
+   * servers cancel each other's copies with it (POST /peer-cancel).
+   */
+  token?: string;
 }
 
 /** A new random token for a run's control routes (hex, 256 bits). */
@@ -50,7 +55,7 @@ export class TargetAgent {
 
   /** Writes the token file, starts the server and waits for /health. */
   static async start(o: TargetAgentOptions): Promise<TargetAgent> {
-    const token = newToken();
+    const token = o.token ?? newToken();
     const a = o.host.address;
     const url = `http://${a.includes(':') ? `[${a}]` : a}:${o.port}`;
     const agent = new TargetAgent(o, url, new TargetClient(url, token), 0);

@@ -16,7 +16,7 @@ import {
   type PlannedPoint,
   planPoints,
 } from '../run/plan.ts';
-import { replicaPlanNotes } from '../run/replica-check.ts';
+import { replicaPlanNotes, throwIssues, tiedRunIssues } from '../run/replica-check.ts';
 import { collapseDrains, collapsingKeys, simulatePlan } from '../run/sim-rows.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied, on its lanes. */
@@ -33,6 +33,8 @@ export async function printPlan(o: {
   const file = resolve(o.matrixFile ?? defaultMatrixPath());
   const matrix = await loadMatrixFile(file, { calls: o.calls, seeds: o.seeds, timeScale: o.timeScale });
   const hostsFile = o.hostsFile === undefined ? undefined : await loadHostsFile(resolve(o.hostsFile));
+  // What the run would refuse before starting, the plan refuses too (the hosts' part: checkReplicasRunnable).
+  throwIssues(tiedRunIssues(matrix));
   const plan = planPoints(matrix);
   const lanes = laneCountOf({
     option: o.lanes,

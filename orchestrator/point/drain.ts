@@ -91,7 +91,8 @@ export interface DrainTarget {
  * `extra` fields (e.g. the target's recorder counters) are added to status.json. A point of `clients` load
  * generators has one status hash each: status.json holds their merge and, under `clients`, each one's own.
  * A point with several `replicas` has attempt records that say which replica served each (contract/records.ts);
- * one that counts hedges on error (`hedgedOnError`, model countsHedgesOnError) has call records that say how many.
+ * one that counts hedges on error (`hedgedOnError`, model countsHedgesOnError) has call records that say how many;
+ * a tied one (`tied`: copies that cancel each other on start) attempt records that say what its peer cancels did.
  */
 export async function drainPoint(
   redis: Redis,
@@ -102,10 +103,11 @@ export async function drainPoint(
   clients = 1,
   replicas = 1,
   hedgedOnError = false,
+  tied = false,
 ): Promise<DrainResult> {
   const keys = redisKeys(run, slug);
   const calls = await drainStream(redis, keys.calls, to.calls, callFields(hedgedOnError).join(','));
-  const header = attemptFields(replicas).join(',');
+  const header = attemptFields(replicas, tied).join(',');
   const attempts =
     to.attempts === null
       ? { lines: 0, duplicates: 0 }

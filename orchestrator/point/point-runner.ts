@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rawFilesAt, rawPaths, redisKeys, type StatusHash, type SummaryRead } from '../../contract/index.ts';
-import { countsHedgesOnError, pointClients, timeScaleOf } from '../../model/index.ts';
+import { countsHedgesOnError, peerCancelCopies, pointClients, timeScaleOf } from '../../model/index.ts';
 import type { AgentRegistry } from '../agents/agent-registry.ts';
 import type { Deployed } from '../agents/deploy.ts';
 import {
@@ -92,15 +92,17 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
   try {
     const targets = d.foreign ? null : new PointTargets(d.targets, p);
     const replicas = targets?.setup.replicas ?? 1;
-    // Such a point's call records end in hedged_on_error (contract/records.ts callFields).
+    // Such a point's call records end in hedged_on_error (contract/records.ts callFields); a tied one's attempt
+    // records in its peer cancels (attemptFields).
     const onError = countsHedgesOnError(p.config, p.model);
+    const tied = peerCancelCopies(p.config) > 0;
     await targets?.ensure(d.note);
     if (await pointHasKeys(d.redis.client, d.run, pp.slug, K)) {
       // An interrupted earlier attempt of this point: keep its data aside rather than delete it unseen.
       const dir = join(d.folder.rawDir, 'interrupted');
       mkdirSync(dir, { recursive: true });
       const to = rawFilesAt(dir, `${pp.slug}.${Date.now()}`);
-      await drainPoint(d.redis.client, d.run, pp.slug, to, {}, K, replicas, onError);
+      await drainPoint(d.redis.client, d.run, pp.slug, to, {}, K, replicas, onError, tied);
       d.note(`moved Redis data of an interrupted earlier attempt of ${pp.key} to ${dir}`);
     }
     await targets?.prepare(d.run, pp.slug);
@@ -175,6 +177,7 @@ export async function measurePoint(pp: PlannedPoint, d: PointDeps): Promise<Poin
       K,
       replicas,
       onError,
+      tied,
     );
     phase('drain');
     const dup = drained.duplicates;

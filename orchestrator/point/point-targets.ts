@@ -6,6 +6,7 @@ import type { TargetConfig } from '../../contract/index.ts';
 import {
   type Point,
   parsePerturbation,
+  peerCancelCopies,
   perturbedCancellation,
   perturbedModel,
   type ReplicaSetup,
@@ -32,8 +33,10 @@ type Figures = Record<string, unknown>;
 
 /**
  * What replica `replica` of a point is set to: the model, seed, its replica index, shared stragglers, the
- * slow one. A perturbed point's targets run the perturbed service (model/perturb.ts) — the model as the target
- * runs it, not as the simulation and the load generator's schedule take it.
+ * slow one; for a tied point (copies cancelling each other on start) its copies and every replica's URL
+ * (`urls`, replica 0 first: where the other target servers reach each one). A perturbed point's targets run the
+ * perturbed service (model/perturb.ts) — the model as the target runs it, not as the simulation and the load
+ * generator's schedule take it.
  */
 export function targetConfigOf(
   p: Point,
@@ -41,7 +44,9 @@ export function targetConfigOf(
   replica: number,
   run: string,
   slug: string,
+  urls: readonly string[] = [],
 ): TargetConfig {
+  const tiedCopies = peerCancelCopies(p.config);
   const perturb = parsePerturbation(p.dims?.perturb ?? '');
   const model = perturbedModel(p.model, perturb);
   return {
@@ -58,6 +63,9 @@ export function targetConfigOf(
     correlation: s.correlation,
     slowReplica: s.slowReplica,
     timeScale: timeScaleOf(p),
+    // A target cancels a tied copy's siblings at these URLs; an untied point's targets know no peers.
+    tiedCopies,
+    peers: tiedCopies > 0 ? [...urls] : [],
   };
 }
 
@@ -95,7 +103,7 @@ export class PointTargets {
   async prepare(run: string, slug: string): Promise<void> {
     await Promise.all(
       this.used.map((t, replica) =>
-        t.client.prepare(targetConfigOf(this.point, this.setup, replica, run, slug)),
+        t.client.prepare(targetConfigOf(this.point, this.setup, replica, run, slug, this.urls)),
       ),
     );
   }
@@ -127,10 +135,13 @@ export class PointTargets {
    */
   async selfCheck(): Promise<Figures | null> {
     const each: Figures[] = [];
+    // A tied point's peer cancels travel with it too (summed over the replicas); other points' status.json is
+    // as it was before they existed.
+    const fields = peerCancelCopies(this.point.config) > 0 ? [...CHECK_FIELDS, 'peerCancel'] : CHECK_FIELDS;
     for (const t of this.used) {
       try {
         const s = await t.client.stats();
-        each.push(Object.fromEntries(CHECK_FIELDS.filter((k) => k in s).map((k) => [k, s[k]])));
+        each.push(Object.fromEntries(fields.filter((k) => k in s).map((k) => [k, s[k]])));
       } catch {
         return null;
       }
@@ -142,7 +153,8 @@ export class PointTargets {
       const top = each.reduce((a, b) => (p99(b) > p99(a) ? b : a));
       if (k in top) worst[k] = top[k];
     }
-    return { ...worst, replicas: each };
+    const tied = each.some((f) => 'peerCancel' in f) ? { peerCancel: sumCounters(each, 'peerCancel') } : {};
+    return { ...worst, ...tied, replicas: each };
   }
 
   /** Closes the point on one target; null when it is gone. One that cannot drain its queue is restarted. */
@@ -160,4 +172,15 @@ export class PointTargets {
   private label(r: number): string {
     return this.used.length === 1 ? 'target server' : `target server of replica ${r}`;
   }
+}
+
+// The counters under `field` of every replica's figures, added up key by key.
+function sumCounters(each: readonly Figures[], field: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of each) {
+    for (const [k, v] of Object.entries((f[field] ?? {}) as Record<string, unknown>)) {
+      if (typeof v === 'number') out[k] = (out[k] ?? 0) + v;
+    }
+  }
+  return out;
 }

@@ -34,7 +34,12 @@ export async function simulatePlan(
       missing.map((pp) => pp.point),
       calls < THREADS_FROM_CALLS ? { threads: 0 } : {},
     );
-    for (const [i, r] of results.entries()) rows.set(missing[i].key, r.row);
+    // A plan with tied points gives every row its extra work (as `hedgebench simulate` does): hedges' losers
+    // read against tied copies'; a plan without one keeps its columns.
+    const tied = results.some((r) => r.row.extra_service_share !== undefined);
+    for (const [i, r] of results.entries()) {
+      rows.set(missing[i].key, tied ? { ...r.row, extra_service_share: r.extraServiceShare } : r.row);
+    }
     if (cachePath === undefined) return rows;
     const ordered = plan.map((pp) => rows.get(pp.key)).filter((r): r is PointRow => r !== undefined);
     writeFileAtomicSync(cachePath, formatPointsCsv(ordered));

@@ -18,6 +18,8 @@ const config: TargetConfig = {
   slowReplica: 2,
   timeScale: 4,
   responseDelayMs: 1,
+  tiedCopies: 2,
+  peers: ['http://127.0.0.1:4001', 'http://127.0.0.1:4002'],
 };
 
 describe('the PUT /config body', () => {

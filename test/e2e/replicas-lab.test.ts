@@ -1,6 +1,7 @@
 // Replicas over SSH: `HB_LAB_TARGETS=2 scripts/lab.sh up` makes two target hosts, and `hedgebench run --hosts`
 // with replicas [1, 2] deploys a target server on each, balances the load across them from the load
-// generator's namespace, records which replica served each attempt, and leaves no agent on any host.
+// generator's namespace, records which replica served each attempt, and leaves no agent on any host; a tied
+// point's target servers cancel each other's copies across the lab's network.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,5 +102,51 @@ describe.skipIf(skip !== undefined)('hedgebench run --hosts with two target host
       );
       expect(left, h).toEqual([]);
     }
+  }, 240_000);
+
+  it('ties copies across the two target hosts: their peer cancels cross the lab network', async () => {
+    const matrixFile = join(tmp!, 'tied.json');
+    writeFileSync(
+      matrixFile,
+      JSON.stringify({
+        name: 'tied-lab',
+        configs: [{ name: 'tied, gap 1 ms', tied: { gapMs: 1, budgetPercent: 0 } }],
+        loads: [0.3],
+        cancellation: ['propagate'],
+        seeds: [1],
+        calls: 300,
+        calibration: false,
+        replicas: [2],
+        timeScale: [10],
+      }),
+    );
+    const out = join(tmp!, 'tied-run');
+    const r = await execa(
+      process.execPath,
+      [
+        join(REPO, 'bin', 'hedgebench.js'),
+        'run',
+        '--hosts',
+        lab!.hostsFile,
+        '--matrix',
+        matrixFile,
+        '--out',
+        out,
+      ],
+      { cwd: tmp, reject: false, all: true, timeout: 180_000, forceKillAfterDelay: 10_000 },
+    );
+    const said = `hedgebench run said:\n${String(r.all).slice(-4000)}`;
+    expect(r.exitCode, said).toBe(0);
+    const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    const [p] = m.points;
+    expect(p!.state, said).toBe('done');
+    const a = readAttemptsCsv(join(out, 'raw', `${p!.slug}.attempts.csv`));
+    expect([...new Set(a.replica)].sort()).toEqual([0, 1]);
+    // Each target host cancelled copies on the other, at its lab address: removed from the queue or dropped.
+    const fates = Array.from(a.tied!.fate);
+    expect(fates.filter((f) => f === 1 || f === 2).length).toBeGreaterThan(100);
+    const status = JSON.parse(readFileSync(join(out, 'raw', `${p!.slug}.status.json`), 'utf8'));
+    expect(status.target_check.peerCancel.failed).toBe(0);
+    for (const rep of status.target_check.replicas) expect(rep.peerCancel.received).toBeGreaterThan(0);
   }, 240_000);
 });

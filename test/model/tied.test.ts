@@ -184,8 +184,8 @@ describe('tied: bad input, one message each naming the field and the fix', () =>
   });
 });
 
-describe('tied: the real side is a later step', () => {
-  const spec = (tied: Record<string, unknown>) => ({
+describe('tied on the real clock: what the point spec takes and refuses', () => {
+  const spec = (tied: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
     target: 'http://127.0.0.1:8080',
     replicaTargets: ['http://127.0.0.1:8081'],
     config: { name: 't', tied },
@@ -194,14 +194,44 @@ describe('tied: the real side is a later step', () => {
     seed: 1,
     warmupFraction: 0.1,
     model: DEFAULT_MODEL,
+    ...more,
+  });
+  const issues = (v: unknown) => {
+    const r = checkPointSpec(v);
+    return r.ok ? [] : r.issues;
+  };
+  const three = ['http://127.0.0.1:8081', 'http://127.0.0.1:8082'];
+
+  it('takes copies cancelled on start across replicas, on any balancer with as many replicas as copies', () => {
+    expect(issues(spec({ gapMs: 1 }))).toEqual([]);
+    expect(issues(spec({ gapMs: 1 }, { balancer: 'two-choices' }))).toEqual([]);
+    expect(issues(spec({ gapMs: 0 }, { replicaTargets: three, balancer: 'random' }))).toEqual([]);
+    expect(issues(spec({ gapMs: 1, copies: 3 }, { replicaTargets: three, balancer: 'round-robin' }))).toEqual(
+      [],
+    );
+    expect(checkPointSpec(spec({ gapMs: 1, cancel: 'on-response' })).ok).toBe(true);
   });
 
-  it('the load generator refuses copies cancelled on start, and runs on-response as the hedge it is', () => {
-    const r = checkPointSpec(spec({ gapMs: 1 }));
-    expect(r.ok).toBe(false);
-    expect(r.ok ? [] : r.issues).toEqual([
-      expect.stringMatching(/^config: "t" ties its copies .* only `hedgebench simulate` runs yet/),
+  it('refuses what it cannot tie, one issue each naming the field and the fix', () => {
+    expect(issues(spec({ gapMs: 1 }, { replicaTargets: [] }))).toEqual([
+      'replicaTargets: "t" ties 2 copies on distinct replicas and the point has 1; give at least 1 replica target after the target',
     ]);
-    expect(checkPointSpec(spec({ gapMs: 1, cancel: 'on-response' })).ok).toBe(true);
+    expect(issues(spec({ gapMs: 1 }, { hedgeTo: 'any' }))).toEqual([
+      'hedgeTo = "any" is invalid: "t" ties its copies, which always go to distinct replicas; drop hedgeTo (or give "other")',
+    ]);
+    const unpredictable = issues(spec({ gapMs: 1 }, { replicaTargets: three, balancer: 'two-choices' }));
+    expect(unpredictable).toHaveLength(1);
+    expect(unpredictable[0]).toMatch(
+      /^balancer = "two-choices" is invalid: "two-choices" with 3 replicas cannot tie "t"/,
+    );
+    expect(unpredictable[0]).toMatch(/use balancer "random" .* or replicas ≤ copies \(2/);
+    const grpc = issues(
+      spec({ gapMs: 1 }, { replicaTargets: undefined, transport: 'grpc', grpcTarget: '127.0.0.1:9000' }),
+    );
+    expect(grpc).toEqual([
+      expect.stringMatching(
+        /^transport = "grpc" is invalid: "t" ties its copies, which cancel each other over HTTP\/1\.1 only/,
+      ),
+    ]);
   });
 });
