@@ -3,6 +3,7 @@
 // they bucket and clamp values the same way; histograms are merged, never averaged.
 
 import * as hdr from 'hdr-histogram-js';
+import { percentileRank } from './percentile.ts';
 
 /** Highest latency we can record: 1 hour, in microseconds. Larger values are clamped (and counted). */
 const MAX_US = 3_600_000_000;
@@ -37,10 +38,16 @@ export class LatencyHistogram {
     return this.h.totalCount;
   }
 
-  /** The value at percentile p (0..100) in ms; NaN when empty. */
+  /**
+   * The p-th percentile (0 < p ≤ 100) in ms: the top of the bucket that holds the value of rank
+   * percentileRank (contract/percentile.ts); NaN when empty.
+   */
   percentile(p: number): number {
-    if (this.h.totalCount === 0) return Number.NaN;
-    return this.h.getValueAtPercentile(p) / 1000;
+    const n = this.h.totalCount;
+    if (n === 0) return Number.NaN;
+    // hdr-histogram-js ranks ⌈p/100 · n⌉ with float guards of its own: asked for the middle of our rank
+    // (r − ½ of n), it has no whole number to round across and lands on rank r itself.
+    return this.h.getValueAtPercentile((100 * (percentileRank(n, p) - 0.5)) / n) / 1000;
   }
 
   get maxMs(): number {

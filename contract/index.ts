@@ -80,7 +80,7 @@ export {
   type PointEntry,
   parseManifest,
 } from './manifest.ts';
-export { percentileOf, percentileOfSorted } from './percentile.ts';
+export { percentileOf, percentileOfSorted, percentileRank } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
 export {
   OPTIONAL_POINT_COLUMNS,

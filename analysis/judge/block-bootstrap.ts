@@ -11,6 +11,7 @@
 // mean. The 2.5 % and 97.5 % of the resampled differences bound the difference. Deterministic: the weights
 // come from the model's counter-based generator under a fixed key, so a verdict reads the same every time.
 
+import { percentileOfSorted, percentileRank } from '../../contract/index.ts';
 import { uniform } from '../../model/index.ts';
 
 /** A side's measured calls with one value each (a latency, a count…): each call's index and value, any order. */
@@ -21,8 +22,9 @@ export interface CallSample {
 
 /** Resamples an interval takes. */
 const RESAMPLES = 1000;
-/** The interval's level. */
-const LEVEL = 0.95;
+/** The interval's level (95 %): the percentiles of the resampled differences that bound it. */
+const LOW_P = 2.5;
+const HIGH_P = 97.5;
 // The generator's key of the weights: a seed and stream no point of the model uses (its streams are 1–21).
 const WEIGHT_SEED = 0x5eed;
 const WEIGHT_STREAM = 64;
@@ -106,8 +108,9 @@ export class WeightedSample {
     let total = 0;
     for (let b = 0; b < w.length; b++) total += w[b] * this.perBlock[b];
     if (total === 0) return Number.NaN;
-    // The rank contract/percentile.ts takes, on weights: the first value whose cumulative weight reaches it.
-    const rank = Math.max(1, Math.floor((p / 100) * total + 0.5));
+    // percentileRank on the sample each value repeated by its weight: the first value whose cumulative weight
+    // reaches the rank (weights are whole numbers, so this is percentileOfSorted of that sample).
+    const rank = percentileRank(total, p);
     const n = this.value.length;
     if (p <= 50) {
       let cum = 0;
@@ -181,8 +184,7 @@ export function bootstrapIntervals(
   return out.map((ds) => {
     if (ds.length === 0) return null;
     ds.sort((x, y) => x - y);
-    const at = (q: number) => ds[Math.min(ds.length - 1, Math.max(0, Math.round(q * ds.length) - 1))];
-    return { low: at((1 - LEVEL) / 2), high: at((1 + LEVEL) / 2) };
+    return { low: percentileOfSorted(ds, LOW_P), high: percentileOfSorted(ds, HIGH_P) };
   });
 }
 

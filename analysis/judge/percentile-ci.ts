@@ -20,7 +20,7 @@ export interface PercentileInterval {
   /** Percentile, 0 < p < 100. */
   p: number;
   n: number;
-  /** Nearest-rank estimate, rank max(1, round(q·n)) — the rank HdrHistogram reports. */
+  /** The estimate: the value of rank percentileRank(n, p), the one percentile rule (contract/percentile.ts). */
   estimate: number;
   low: number;
   high: number;
