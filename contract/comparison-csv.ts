@@ -2,10 +2,11 @@
 // their difference paired by call, the margin, and a verdict. Fixed decimals per metric make the file
 // byte-identical for identical inputs.
 
-import { METRIC_DECIMALS, type Metric, VERDICTS, type Verdict } from './comparison-metrics.ts';
+import { type Metric, VERDICTS, type Verdict } from './comparison-metrics.ts';
 import { csvCell } from './csv.ts';
 import { csvBodyWithDims, csvFileWithDims, type DimCells, parseDimCells } from './dimension-columns.ts';
 import { ComparisonCsvError } from './errors.ts';
+import { metricSpec } from './metrics.ts';
 import { formatLoad } from './point-key.ts';
 
 /** Exact order of comparison.csv's base columns; the dimensions' columns follow, as in points.csv. */
@@ -67,7 +68,7 @@ export const COMPARISON_HEADER = COMPARISON_COLUMNS.join(',');
 function num(x: number | null, metric: Metric): string {
   if (x === null || !Number.isFinite(x)) return '';
   if (metric === 'collapse') return x ? 'true' : 'false';
-  const s = x.toFixed(METRIC_DECIMALS[metric]);
+  const s = x.toFixed(metricSpec(metric).decimals);
   // Never print "-0.000": a zero difference is a zero.
   return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
 }

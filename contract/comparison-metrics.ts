@@ -1,11 +1,12 @@
-// The names comparison.csv carries: the compared metrics, the verdicts, and the decimals each metric is
-// written with. The rules that decide a verdict stay in analysis/judge/verdict.ts; this is only the format.
+// The names comparison.csv carries: the compared metrics, in its order, and the verdicts. A metric's column,
+// decimals and label are the metric table's (contract/metrics.ts); the rules that decide a verdict stay
+// in analysis/judge/verdict.ts: this is only the format.
 
-import { LATENCY_METRICS, type LatencyMetric, perLatencyMetric } from './latency-metrics.ts';
+import { LATENCY_METRICS, type LatencyMetric } from './metrics.ts';
 
 const LATENCY_NAMES: readonly LatencyMetric[] = LATENCY_METRICS.map((m) => m.name);
 
-/** The metrics compared, in comparison.csv order: the latency metrics (contract/latency-metrics.ts), then rates. */
+/** The metrics compared, in comparison.csv order: the latency metrics (contract/metrics.ts), then rates. */
 export const METRICS = [
   ...LATENCY_NAMES,
   'requests_per_call',
@@ -55,13 +56,3 @@ export const VERDICTS: readonly Verdict[] = [
   'missing',
   'calibration',
 ];
-
-/** Decimals each metric is written with; verdicts are computed on these rounded values. */
-export const METRIC_DECIMALS: Readonly<Record<Metric, number>> = Object.freeze({
-  ...perLatencyMetric((m) => m.decimals),
-  requests_per_call: 4,
-  utilization: 4,
-  rejected_rate: 5,
-  hedge_rate: 4,
-  collapse: 0,
-});

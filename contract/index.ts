@@ -1,7 +1,7 @@
 // The contract part's public surface: every payload between processes and every file of a run folder —
 // points.csv rows and how they are computed, comparison.csv, claims.csv, manifest.json, raw files and Redis
 // records (call and attempt lines), the load generator's point spec and status (hash, summary, status.json),
-// the target's PUT /config body and /work reply, point keys, percentiles.
+// the target's PUT /config body and /work reply, point keys, the metric table and the percentile rule.
 
 export { attemptLine, tiedAttemptCells } from './attempt-line.ts';
 export {
@@ -30,14 +30,7 @@ export {
   formatComparisonRow,
   parseComparisonCsv,
 } from './comparison-csv.ts';
-export {
-  CLIENT_METRICS,
-  METRIC_DECIMALS,
-  METRICS,
-  type Metric,
-  VERDICTS,
-  type Verdict,
-} from './comparison-metrics.ts';
+export { CLIENT_METRICS, METRICS, type Metric, VERDICTS, type Verdict } from './comparison-metrics.ts';
 export { csvBody, csvCell, csvFile } from './csv.ts';
 export {
   csvBodyWithDims,
@@ -58,17 +51,6 @@ export {
 export { type FormatMsOptions, formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
-  isLatencyMetric,
-  LATENCY_METRICS,
-  type LatencyColumn,
-  type LatencyMetric,
-  type LatencyMetricEntry,
-  type LatencyMetricSpec,
-  latencyMetric,
-  latencyMetricOfColumn,
-  perLatencyMetric,
-} from './latency-metrics.ts';
-export {
   type ClientFigures,
   entryConfigName,
   entryKey,
@@ -80,6 +62,24 @@ export {
   type PointEntry,
   parseManifest,
 } from './manifest.ts';
+export {
+  isLatencyMetric,
+  LATENCY_METRICS,
+  type LatencyColumn,
+  type LatencyMetric,
+  type LatencyMetricEntry,
+  latencyMetric,
+  latencyMetricOfColumn,
+  METRIC_TABLE,
+  type MetricEntry,
+  type MetricName,
+  type MetricOf,
+  type MetricSpec,
+  type MetricUnit,
+  metricOfColumn,
+  metricSpec,
+  perLatencyMetric,
+} from './metrics.ts';
 export { percentileOf, percentileOfSorted, percentileRank } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
 export {

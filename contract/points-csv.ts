@@ -1,4 +1,5 @@
-// Reading and writing points.csv. Fixed decimals make the file byte-identical for identical rows.
+// Reading and writing points.csv. A metric column has the metric table's decimals (contract/metrics.ts),
+// so identical rows give byte-identical files.
 
 import { csvCell } from './csv.ts';
 import {
@@ -9,7 +10,8 @@ import {
   usedDimColumns,
 } from './dimension-columns.ts';
 import { PointsCsvError } from './errors.ts';
-import { LATENCY_METRICS } from './latency-metrics.ts';
+import { metricOfColumn } from './metrics.ts';
+import { formatLoad } from './point-key.ts';
 import {
   OPTIONAL_POINT_COLUMNS,
   type OptionalPointColumn,
@@ -17,31 +19,15 @@ import {
   type PointRow,
 } from './point-row.ts';
 
-const DECIMALS: Partial<Record<keyof PointRow, number>> = {
-  load: 2,
-  ...Object.fromEntries(LATENCY_METRICS.map((m) => [m.column, m.decimals])),
-  p90_ms: 3,
-  max_ms: 3,
-  mean_ms: 3,
-  requests_per_call: 4,
-  hedge_rate: 5,
-  skipped_rate: 5,
-  rejected_rate: 5,
-  failed_rate: 5,
-  utilization: 4,
-  send_lag_p99_ms: 3,
-  hedged_on_error_rate: 5,
-  extra_service_share: 5,
-};
-
 /** Formats one cell of a points.csv row. */
 function cell(row: PointRow, col: (typeof POINT_COLUMNS)[number] | OptionalPointColumn): string {
   const v = row[col];
   if (v === null || v === undefined) return '';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') {
-    const d = DECIMALS[col];
     if (!Number.isFinite(v)) return '';
+    if (col === 'load') return formatLoad(v);
+    const d = metricOfColumn(col)?.decimals;
     return d === undefined ? String(v) : v.toFixed(d);
   }
   return csvCell(v);

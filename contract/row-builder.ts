@@ -4,7 +4,7 @@
 import { formatLoad, type PointDims } from '../model/index.ts';
 import { dimCellsOf } from './dimension-columns.ts';
 import { LatencyHistogram } from './histogram.ts';
-import { LATENCY_METRICS, type LatencyColumn } from './latency-metrics.ts';
+import { LATENCY_METRICS, type LatencyColumn, metricSpec } from './metrics.ts';
 import type { PointRow } from './point-row.ts';
 import type { CallOutcome } from './records.ts';
 
@@ -91,7 +91,7 @@ export class RowBuilder {
       calls: ctx.calls,
       measured_calls: n,
       p50_ms: latency.p50_ms,
-      p90_ms: pct(90),
+      p90_ms: pct(metricSpec('p90').percentile),
       p99_ms: latency.p99_ms,
       p999_ms: latency.p999_ms,
       max_ms: h.count > 0 ? h.maxMs : null,

@@ -1,13 +1,14 @@
 // Claim 1: with load to spare, hedging works — whether or not a budget limits it.
 
+import { metricSpec } from '../../contract/index.ts';
 import { type ClaimDefinition, evaluateClaim } from './claim.ts';
 import type { Check, ClaimPoints } from './claim-points.ts';
 import type { ClaimRow } from './claim-row.ts';
 import { DEFAULT_BUDGET, NO_BUDGET, NO_HEDGE } from './reference-configs.ts';
-import { CLAIM_RATE_TOLERANCE, latencyCheck, rateBoundCheck } from './relations.ts';
+import { latencyCheck, rateBoundCheck } from './relations.ts';
 
 /** The study's extra requests at light load (~2.2 %), plus the requests-per-call tolerance. */
-const MAX_REQUESTS_PER_CALL = 1.022 + CLAIM_RATE_TOLERANCE.requests_per_call;
+const MAX_REQUESTS_PER_CALL = 1.022 + metricSpec('requests_per_call').claimTolerance;
 
 export const CLAIM_1: ClaimDefinition = {
   claim: 1,

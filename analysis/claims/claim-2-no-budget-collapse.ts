@@ -1,14 +1,15 @@
 // Claim 2: without a budget, hedging collapses the service at high load, and it does not recover.
 
+import { metricSpec } from '../../contract/index.ts';
 import { type ClaimDefinition, evaluateClaim } from './claim.ts';
 import type { Check, ClaimPoints } from './claim-points.ts';
 import type { ClaimRow } from './claim-row.ts';
 import { NO_BUDGET, THREE_ATTEMPTS } from './reference-configs.ts';
-import { CLAIM_RATE_TOLERANCE, collapseCheck, rateBoundCheck } from './relations.ts';
+import { collapseCheck, rateBoundCheck } from './relations.ts';
 
 /** The loads the claim calls high: 0.95 always, 0.85 when the source has it. */
 const HIGH = [0.85, 0.95];
-const TOL = CLAIM_RATE_TOLERANCE.requests_per_call;
+const TOL = metricSpec('requests_per_call').claimTolerance;
 
 export const CLAIM_2: ClaimDefinition = {
   claim: 2,

@@ -1,13 +1,14 @@
 // Claim 5: the adaptive limit keeps the queue short at 95 % load, at the price of rejected calls.
 
+import { metricSpec } from '../../contract/index.ts';
 import { type ClaimDefinition, evaluateClaim } from './claim.ts';
 import type { Check, ClaimPoints } from './claim-points.ts';
 import type { ClaimRow } from './claim-row.ts';
 import { ADAPTIVE, NO_HEDGE } from './reference-configs.ts';
-import { CLAIM_RATE_TOLERANCE, latencyCheck, rateBoundCheck } from './relations.ts';
+import { latencyCheck, rateBoundCheck } from './relations.ts';
 
 /** "A share of calls is rejected": more than the rejected-rate tolerance, which the clock's jitter can explain. */
-const MIN_REJECTED = CLAIM_RATE_TOLERANCE.rejected_rate;
+const MIN_REJECTED = metricSpec('rejected_rate').claimTolerance;
 
 export const CLAIM_5: ClaimDefinition = {
   claim: 5,

@@ -1,19 +1,19 @@
 // Claim 6: when cancellation reaches the server, every hedged configuration gives the same result, and
 // the workers are busy far less of the time at 95 % load.
 
-import { formatLoad, formatMs } from '../../contract/index.ts';
+import { formatLoad, formatMs, metricSpec } from '../../contract/index.ts';
 import { type ClaimDefinition, evaluateClaim } from './claim.ts';
 import { allOf, type Check, type ClaimPoints, type PointRef } from './claim-points.ts';
 import type { ClaimRow } from './claim-row.ts';
 import { HEDGED, NO_HEDGE } from './reference-configs.ts';
-import { CLAIM_RATE_TOLERANCE, latencyCheck, rateOf } from './relations.ts';
+import { latencyCheck, rateOf } from './relations.ts';
 
 /**
  * The study's gap (94 % → 74 % busy, 0.20) less twice the utilisation tolerance: what the gap must be at
  * least so that the timer overshoot on both sides cannot have made it.
  */
-const MIN_UTILISATION_GAP = 0.2 - 2 * CLAIM_RATE_TOLERANCE.utilization;
-const RPC_TOL = CLAIM_RATE_TOLERANCE.requests_per_call;
+const MIN_UTILISATION_GAP = 0.2 - 2 * metricSpec('utilization').claimTolerance;
+const RPC_TOL = metricSpec('requests_per_call').claimTolerance;
 
 const at = (config: string, load: number): PointRef => ({ config, load, cancellation: 'propagate' });
 

@@ -2,13 +2,13 @@
 // or the hedges go to normal calls instead of stragglers. Judged on a sweep of the delay (matrix
 // `delaysMs`, points.csv `delay_ms`), e.g. experiments/delay-sweep.json.
 
-import { formatMs } from '../../contract/index.ts';
+import { formatMs, metricSpec } from '../../contract/index.ts';
 import { DEFAULT_MODEL } from '../../model/index.ts';
 import { type ClaimDefinition, evaluateClaim } from './claim.ts';
 import type { Check, ClaimPoints, PointRef } from './claim-points.ts';
 import type { ClaimRow } from './claim-row.ts';
 import { DEFAULT_BUDGET, NO_HEDGE } from './reference-configs.ts';
-import { CLAIM_RATE_TOLERANCE, latencyCheck, rateBoundCheck } from './relations.ts';
+import { latencyCheck, rateBoundCheck } from './relations.ts';
 
 /** The light and the busy load of the sweep. */
 const LIGHT = 0.5;
@@ -17,7 +17,7 @@ const BUSY = 0.85;
  * Hedges of normal calls: more calls hedged than the stragglers (the model's 2 %, which a delay above the
  * normal calls' latency hedges anyway) plus the requests-per-call tolerance.
  */
-const NORMAL_HEDGES = DEFAULT_MODEL.stragglerProb + CLAIM_RATE_TOLERANCE.requests_per_call;
+const NORMAL_HEDGES = DEFAULT_MODEL.stragglerProb + metricSpec('requests_per_call').claimTolerance;
 
 const at = (config: string, load: number, delayMs?: number): PointRef => ({
   config,

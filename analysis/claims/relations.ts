@@ -1,9 +1,10 @@
 // What "better", "worse" and "same result" mean in a claim, on a latency percentile with its interval,
-// and the bounds on rates. results/README.md ("claims.csv") states the same rules for readers.
+// and the bounds on rates (a rate's label, decimals and tolerance: the metric table, contract/metrics.ts).
+// results/README.md ("claims.csv") states the same rules for readers.
 //
 // Latency. Two points A and B of one source and seed, at percentile column P. Two real points with raw
 // calls draw the same random numbers call by call, so their difference A − B lies in D, its 95 % interval
-// paired by call (paired-difference.ts). Otherwise each value has its 95 % order-statistic interval
+// paired by call (judge/block-bootstrap.ts). Otherwise each value has its 95 % order-statistic interval
 // [low, high], or is taken as exact (simulated rows), and D = [A.low − B.high, A.high − B.low]. Two margins:
 //   m = max(0.5 ms, 2 % of the smaller value) — "better" / "worse": D lies wholly below −m / above +m;
 //       "not worse": D lies wholly below +m. 2 % is above the simulation's seed-to-seed spread at a
@@ -17,7 +18,7 @@
 // one that did not collapse; two collapsed points give the same result (a queue that never drains,
 // whatever the percentile says).
 
-import { formatMs, latencyMetricOfColumn } from '../../contract/index.ts';
+import { formatMs, latencyMetricOfColumn, metricSpec } from '../../contract/index.ts';
 import { pairedDifferenceInterval } from '../judge/block-bootstrap.ts';
 import { roundTo } from '../judge/verdict.ts';
 import { type Check, type ClaimPoints, type PointRef, unusable } from './claim-points.ts';
@@ -27,18 +28,6 @@ import type { ClaimRow, LatencyColumn } from './claim-row.ts';
 export const LATENCY_TOLERANCE = Object.freeze({
   better: Object.freeze({ relative: 0.02, absoluteMs: 0.5 }),
   same: Object.freeze({ relative: 0.05, absoluteMs: 1 }),
-});
-
-/**
- * The claims' rate tolerances: how far a rate may sit from a claim's bound and still meet it — requests per
- * call ±0.05 attempts, utilisation ±0.05, rejected rate ±0.02 (2 % of calls). Wider than the verdict's
- * margins (model/margins.ts): a claim relates two configurations or a bound the study states in round figures,
- * while the verdict asks whether the measurement is the prediction.
- */
-export const CLAIM_RATE_TOLERANCE = Object.freeze({
-  requests_per_call: 0.05,
-  utilization: 0.05,
-  rejected_rate: 0.02,
 });
 
 /** What a claim expects of A against B. */
@@ -184,20 +173,6 @@ export function collapseCheck(pts: ClaimPoints, p: PointRef, expected: boolean):
 /** The rate columns a claim may bound. */
 export type RateColumn = 'requests_per_call' | 'rejected_rate' | 'utilization' | 'hedge_rate';
 
-const RATE_LABEL: Record<RateColumn, string> = {
-  requests_per_call: 'requests per call',
-  rejected_rate: 'rejected rate',
-  utilization: 'utilisation',
-  hedge_rate: 'hedge rate',
-};
-
-const RATE_DECIMALS: Record<RateColumn, number> = {
-  requests_per_call: 4,
-  rejected_rate: 5,
-  utilization: 4,
-  hedge_rate: 5,
-};
-
 /** A rate of a row, rounded as points.csv writes it; null when absent or the row is no evidence. */
 export function rateOf(
   pts: ClaimPoints,
@@ -209,8 +184,8 @@ export function rateOf(
   const why = unusable(pts, p, r, false);
   if (why) return { verdict: 'inconclusive', text: why };
   const v = r[col];
-  if (v === null) return { verdict: 'inconclusive', text: `${pts.name(p)} has no ${RATE_LABEL[col]}` };
-  return { value: roundTo(v, RATE_DECIMALS[col]), row: r };
+  if (v === null) return { verdict: 'inconclusive', text: `${pts.name(p)} has no ${metricSpec(col).label}` };
+  return { value: roundTo(v, metricSpec(col).decimals), row: r };
 }
 
 const OP_TEXT = { '<=': '≤', '>=': '≥', '<': '<' } as const;
@@ -233,6 +208,6 @@ export function rateBoundCheck(
         : got.value >= bound - 1e-9;
   return {
     verdict: ok ? 'holds' : 'fails',
-    text: `${pts.name(p)} ${RATE_LABEL[col]} ${got.value} (expected ${OP_TEXT[op]} ${bound})`,
+    text: `${pts.name(p)} ${metricSpec(col).label} ${got.value} (expected ${OP_TEXT[op]} ${bound})`,
   };
 }

@@ -3,25 +3,14 @@
 // value for a latency, absolute for a rate), against the margin it had to stay within — and, per line, the
 // smallest difference the measurement would have called a divergence.
 
-import type { ComparisonRow } from '../../contract/index.ts';
+import { type ComparisonRow, metricSpec } from '../../contract/index.ts';
 import { isRelativeMargin, type MarginMetric, type Margins } from '../../model/index.ts';
 import { detectableDifference } from './equivalence.ts';
-import { METRIC_DECIMALS } from './verdict.ts';
 
 /** The metric's name in a sentence (`requests per call`). */
 export function metricWords(m: MarginMetric): string {
-  return SAID[m];
+  return metricSpec(m).label;
 }
-
-const SAID: Readonly<Record<MarginMetric, string>> = {
-  p50: 'p50',
-  p99: 'p99',
-  'p99.9': 'p99.9',
-  requests_per_call: 'requests per call',
-  hedge_rate: 'hedge rate',
-  utilization: 'utilisation',
-  rejected_rate: 'rejected rate',
-};
 
 const pct = (x: number) => `${+(x * 100).toFixed(2)} %`;
 
@@ -41,7 +30,7 @@ export function detectable(r: ComparisonRow): number | null {
 
 /** A value in the margin's terms as text: `1.2 %` for a latency, `0.0030` for a rate. */
 export function marginText(metric: MarginMetric, x: number): string {
-  return isRelativeMargin(metric) ? pct(x) : x.toFixed(METRIC_DECIMALS[metric]);
+  return isRelativeMargin(metric) ? pct(x) : x.toFixed(metricSpec(metric).decimals);
 }
 
 /**
@@ -56,8 +45,8 @@ export function agreementLine(rows: readonly ComparisonRow[], margins: Margins):
     if (known.length === 0) continue;
     const worst = Math.max(...known);
     const at = isRelativeMargin(m)
-      ? `${marginText(m, worst)} at ${SAID[m]}`
-      : `±${marginText(m, worst)} in ${SAID[m]}`;
+      ? `${marginText(m, worst)} at ${metricWords(m)}`
+      : `±${marginText(m, worst)} in ${metricWords(m)}`;
     parts.push(`${at} (margin ${marginText(m, margins[m])})`);
   }
   if (parts.length === 0) return 'agreement: no line agrees';

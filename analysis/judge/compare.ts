@@ -6,6 +6,7 @@ import {
   type DimCells,
   isLatencyMetric,
   type LatencyMetric,
+  metricSpec,
   type PointRow,
 } from '../../contract/index.ts';
 import type { MarginMetric, Margins } from '../../model/index.ts';
@@ -14,8 +15,6 @@ import type { PointDiffs } from './paired-comparison.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
 import {
   CLIENT_METRICS,
-  METRIC_COLUMN,
-  METRIC_DECIMALS,
   METRICS,
   type Metric,
   pointVerdict,
@@ -51,8 +50,9 @@ export interface PointComparisonInput {
 }
 
 function value(row: PointRow | undefined, m: Exclude<Metric, 'collapse'>): number | null {
-  const v = row?.[METRIC_COLUMN[m]];
-  return typeof v === 'number' && Number.isFinite(v) ? roundTo(v, METRIC_DECIMALS[m]) : null;
+  const { column, decimals } = metricSpec(m);
+  const v = row?.[column];
+  return typeof v === 'number' && Number.isFinite(v) ? roundTo(v, decimals) : null;
 }
 
 /** The real interval of a latency metric as written: widened to contain the real value; null end = open. */
@@ -86,7 +86,7 @@ export function comparePoint(input: PointComparisonInput, margins: Margins): Com
       const r = real ? (real.collapsed ? 1 : 0) : null;
       return { ...base, sim: s, real: r, ...none, diff: null, margin: null, verdict: shared ?? 'agrees' };
     }
-    const d = METRIC_DECIMALS[metric];
+    const d = metricSpec(metric).decimals;
     const s = value(sim, metric);
     const r = value(real, metric);
     const diff = s !== null && r !== null ? roundTo(s - r, d) : null;

@@ -6,7 +6,7 @@
 // asked of the simulator itself — the perturbed simulation against the model's, paired by call, as the
 // verdict pairs the measurement — and where even it cannot, `undecided` is the right answer, `agrees` a miss.
 
-import type { PointRow } from '../../contract/index.ts';
+import { metricSpec, type PointRow } from '../../contract/index.ts';
 import { type MarginMetric, type Margins, type Matrix, parsePerturbation } from '../../model/index.ts';
 import { runPoint, type SimResult } from '../../simulator/index.ts';
 import { entryPoint, simulatedCalls } from '../read/sim-calls-file.ts';
@@ -14,7 +14,7 @@ import { simCallTable } from './call-table.ts';
 import { equivalence, marginOf } from './equivalence.ts';
 import { pairedDiffs } from './paired-comparison.ts';
 import type { PointAnalysis } from './point-analysis.ts';
-import { METRIC_COLUMN, METRICS, type Metric } from './verdict.ts';
+import { METRICS, type Metric } from './verdict.ts';
 
 /** One perturbed point: what the perturbation does to it in the model, and what the verdict said. */
 export interface SensitivityPoint {
@@ -61,8 +61,9 @@ function moved(base: PointRow, perturbed: PointRow, margins: Margins): Metric[] 
   const out: Metric[] = [];
   for (const m of METRICS) {
     if (m === 'collapse') continue;
-    const b = base[METRIC_COLUMN[m]];
-    const q = perturbed[METRIC_COLUMN[m]];
+    const { column } = metricSpec(m);
+    const b = base[column];
+    const q = perturbed[column];
     if (typeof b === 'number' && typeof q === 'number' && Math.abs(q - b) > marginOf(m, b, margins))
       out.push(m);
   }
@@ -88,7 +89,7 @@ function decidable(
   const d = pairedDiffs(simCallTable(perturbed.calls), simCallTable(base), scale);
   return shifted.some((m) => {
     const iv = d[m as MarginMetric];
-    const v = p.sim?.[METRIC_COLUMN[m as Exclude<Metric, 'collapse'>]];
+    const v = p.sim?.[metricSpec(m as Exclude<Metric, 'collapse'>).column];
     return (
       iv !== undefined &&
       typeof v === 'number' &&

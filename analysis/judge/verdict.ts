@@ -4,27 +4,15 @@
 
 import {
   CLIENT_METRICS,
-  type LatencyColumn,
-  METRIC_DECIMALS,
   METRICS,
   type Metric,
   type PointRow,
-  perLatencyMetric,
   VERDICTS,
   type Verdict,
 } from '../../contract/index.ts';
 
 // The metric and verdict names are comparison.csv's format, so contract/ owns them; the rules stay here.
-export { CLIENT_METRICS, METRIC_DECIMALS, METRICS, type Metric, VERDICTS, type Verdict };
-
-/** The points.csv column behind each numeric metric. */
-export const METRIC_COLUMN = Object.freeze({
-  ...perLatencyMetric((m): LatencyColumn => m.column),
-  requests_per_call: 'requests_per_call',
-  utilization: 'utilization',
-  rejected_rate: 'rejected_rate',
-  hedge_rate: 'hedge_rate',
-} as const satisfies Record<Exclude<Metric, 'collapse'>, keyof PointRow>);
+export { CLIENT_METRICS, METRICS, type Metric, VERDICTS, type Verdict };
 
 /** Rounds to a metric's decimals so the verdict matches the printed numbers exactly. */
 export function roundTo(x: number, decimals: number): number {

@@ -3,17 +3,16 @@
 // the harness's parts added, and for an undecided one about how many calls would decide it.
 
 import type { ComparisonRow } from '../../contract/index.ts';
-import { formatLoad, isLatencyMetric, rowKey, rowLabel } from '../../contract/index.ts';
+import { formatLoad, isLatencyMetric, metricSpec, rowKey, rowLabel } from '../../contract/index.ts';
 import type { MarginMetric } from '../../model/index.ts';
 import { callsToDecide } from '../judge/equivalence.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { METRIC_DECIMALS } from '../judge/verdict.ts';
 import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 
 function num(r: ComparisonRow, v: number | null): string {
   if (v === null) return DASH;
-  return r.metric === 'collapse' ? (v ? 'true' : 'false') : v.toFixed(METRIC_DECIMALS[r.metric]);
+  return r.metric === 'collapse' ? (v ? 'true' : 'false') : v.toFixed(metricSpec(r.metric).decimals);
 }
 
 /** `[low, high]` of sim − real′, an open end as ∞. */

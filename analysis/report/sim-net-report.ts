@@ -3,12 +3,11 @@
 // the gap is the transport, not the model. Pure: the analysis in, blocks out.
 
 import type { ComparisonRow } from '../../contract/index.ts';
-import { formatLoad, type PointRow } from '../../contract/index.ts';
+import { formatLoad, metricSpec, type PointRow } from '../../contract/index.ts';
 import { comparePoint } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
-import { METRIC_DECIMALS } from '../judge/verdict.ts';
 import { configLabel } from './point-label.ts';
 import type { Block } from './report-doc.ts';
 
@@ -35,7 +34,7 @@ const READING_TEXT: Readonly<Record<GapReading, string>> = {
 function cell(r: ComparisonRow, v: number | null): string {
   if (v === null) return '—';
   if (r.metric === 'collapse') return v ? 'collapse' : 'no';
-  return v.toFixed(METRIC_DECIMALS[r.metric]);
+  return v.toFixed(metricSpec(r.metric).decimals);
 }
 
 function where(p: PointAnalysis): string {

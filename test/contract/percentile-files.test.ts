@@ -58,7 +58,7 @@ function attributionRow(p: FixturePoint, part: string): Record<string, string> {
 }
 
 describe('one rank for the same calls in points.csv, attribution.csv and comparison.csv', () => {
-  it.each(POINTS.map((p) => [`${p.config} ${p.load}`, p] as const))('%s', (_, p) => {
+  it.each(POINTS.map((p): [string, FixturePoint] => [`${p.config} ${p.load}`, p]))('%s', (_, p) => {
     const xs = rawOkLatencies(p);
     const n = xs.length;
     expect(n).toBeGreaterThan(0);
