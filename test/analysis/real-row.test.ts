@@ -116,7 +116,7 @@ describe('realRowFromRaw', () => {
       send_lag_p99_ms: 0.05,
       valid: true,
     });
-    // ok latencies 12 and 30: p50 = rank round(0.5·2) = 1 → 12 (HDR: 3 significant digits); max 30.
+    // ok latencies 12 and 30: p50 = rank ⌈0.5·2⌉ = 1 → 12 (HDR: 3 significant digits); max 30.
     expect(row.p50_ms).toBeCloseTo(12, 1);
     expect(row.max_ms).toBeCloseTo(30, 1);
     // 48 ms busy over 2 workers × (50 − 10) ms of intended starts.
