@@ -105,7 +105,7 @@ function runOnWorkers(
     };
     for (let k = 0; k < threads; k++) {
       // A larger young generation: a point allocates many short-lived objects per call, and fewer
-      // scavenges promote fewer of them (measured ~10 % less CPU with a 64 MB semi-space).
+      // scavenges promote fewer of them, which saves CPU (bench/RESULTS.md, "The simulator").
       const w = new Worker(url, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GEN_MB } });
       workers.push(w);
       w.on('message', (reply: WorkerReply) => {

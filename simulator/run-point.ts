@@ -255,7 +255,7 @@ class PointSimulation {
       sendLagP99Ms: null,
       valid: true,
     });
-    // Only a tied point's row carries the extra work, so a file without one keeps its columns (points-csv.ts).
+    // Only a tied point's row carries the extra work, so a file without one keeps its columns (contract/points-csv.ts).
     const row = p.config.tied === undefined ? built : { ...built, extra_service_share: extraServiceShare };
     return {
       key: pointKey(p),

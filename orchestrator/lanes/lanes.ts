@@ -34,11 +34,9 @@ function checkLaneCount(n: number): number {
 /**
  * Cores one lane keeps busy, per target server and load generator it runs beyond the first pair (R replicas
  * and K clients make R + K − 1 of them): a part every process keeps whatever k is (start-up, warm-up, clock
- * exchanges, Redis, the orchestrator's share) and a part that shrinks as 1/k with the rate. Fitted to whole
- * runs on the 2-core VM (bench/RESULTS.md, "What a lane costs"): one replica 0.88 cores undilated, 0.33 at
- * k = 5, 0.38 on one lane and 0.37 a lane on three at k = 10; four replicas 1.27–1.43 at k = 10 and 1.11
- * at k = 20 on one lane; four clients kept 1.82 cores busy on three lanes at k = 10 (saturated, every point
- * invalid).
+ * exchanges, Redis, the orchestrator's share) and a part that shrinks as 1/k with the rate. Fitted to the
+ * cores whole runs kept busy, with one and four replicas and four clients, undilated and dilated
+ * (bench/RESULTS.md, "What a lane costs").
  */
 export const LANE_FIXED_CORES = 0.23;
 export const LANE_RATE_CORES = 0.65;

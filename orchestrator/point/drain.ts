@@ -53,7 +53,7 @@ export async function drainStream(
       if (entries.length === 0) break;
       let text = '';
       for (const [, fields] of entries) {
-        // One field `r` per entry (model/records.ts); look it up rather than trust its position.
+        // One field `r` per entry (contract/records.ts); look it up rather than trust its position.
         for (let i = 0; i + 1 < fields.length; i += 2) {
           if (fields[i] === 'r') {
             const line = fields[i + 1]!;
