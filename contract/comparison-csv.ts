@@ -9,7 +9,7 @@ import { ComparisonCsvError } from './errors.ts';
 import { formatLoad } from './point-key.ts';
 
 /** Exact order of comparison.csv's base columns; the dimensions' columns follow, as in points.csv. */
-export const COMPARISON_COLUMNS = [
+const COMPARISON_COLUMNS = [
   'config',
   'load',
   'cancellation',

@@ -4,26 +4,17 @@
 // the target's PUT /config body and /work reply, point keys, percentiles.
 
 export { attemptLine, tiedAttemptCells } from './attempt-line.ts';
-export {
-  ATTRIBUTION_COLUMNS,
-  type AttributionRow,
-  formatAttributionCsv,
-} from './attribution-csv.ts';
+export { type AttributionRow, formatAttributionCsv } from './attribution-csv.ts';
 export { callLine } from './call-line.ts';
 export {
-  CLAIM_VERDICTS,
-  CLAIMS_COLUMNS,
   CLAIMS_HEADER,
   type ClaimsCsvRow,
   type ClaimVerdict,
-  claimsCsvRowSchema,
   formatClaimsCsv,
-  formatClaimsRow,
   parseClaimsCsv,
 } from './claims-csv.ts';
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
 export {
-  COMPARISON_COLUMNS,
   COMPARISON_HEADER,
   type ComparisonRow,
   formatComparisonCsv,
@@ -38,32 +29,16 @@ export {
   VERDICTS,
   type Verdict,
 } from './comparison-metrics.ts';
-export { csvBody, csvCell, csvFile } from './csv.ts';
-export {
-  csvBodyWithDims,
-  csvFileWithDims,
-  type DimCells,
-  dimCellsOf,
-  dimsOfRow,
-  parseDimCells,
-  rowLabel,
-} from './dimension-columns.ts';
-export {
-  ClaimsCsvError,
-  ComparisonCsvError,
-  PointSpecError,
-  StatusJsonError,
-  WorkReplyError,
-} from './errors.ts';
-export { type FormatMsOptions, formatMs } from './format-ms.ts';
+export { csvCell, csvFile } from './csv.ts';
+export { type DimCells, dimCellsOf, dimsOfRow, rowLabel } from './dimension-columns.ts';
+export { ClaimsCsvError, ComparisonCsvError, StatusJsonError, WorkReplyError } from './errors.ts';
+export { formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
   isLatencyMetric,
   LATENCY_METRICS,
   type LatencyColumn,
   type LatencyMetric,
-  type LatencyMetricEntry,
-  type LatencyMetricSpec,
   latencyMetric,
   latencyMetricOfColumn,
   perLatencyMetric,
@@ -82,21 +57,14 @@ export {
 } from './manifest.ts';
 export { percentileOf, percentileOfSorted } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
-export {
-  OPTIONAL_POINT_COLUMNS,
-  type OptionalPointColumn,
-  type PointRow,
-  type PointSource,
-} from './point-row.ts';
+export { OPTIONAL_POINT_COLUMNS, type PointRow } from './point-row.ts';
 export {
   checkPointSpec,
-  type FieldLabel,
   POINT_SPEC_FIELDS,
   type PointSpec,
   type PointSpecField,
   parsePointSpec,
   pointSpecJson,
-  pointSpecSchema,
 } from './point-spec.ts';
 export {
   type ClientStatus,
@@ -108,7 +76,6 @@ export {
   type PointStatus,
   parseStatusHash,
   parseStatusJson,
-  pointStatusSchema,
   progressFields,
   type StatusHash,
   type SummaryRead,
@@ -156,5 +123,4 @@ export {
   parsePushbackMs,
   parseWorkReply,
   serverMsOfReply,
-  type WorkReply,
 } from './work-reply.ts';

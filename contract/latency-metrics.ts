@@ -4,7 +4,7 @@
 // elsewhere. (points.csv's p90_ms is no compared metric: only claim 7 reads it, as "the queue's latency".)
 
 /** One compared latency metric. */
-export interface LatencyMetricSpec {
+interface LatencyMetricSpec {
   /** How comparison.csv and the report name it. */
   readonly name: string;
   /** The percentile, 0 < p ≤ 100 (contract/percentile.ts's rule). */
@@ -27,7 +27,7 @@ export type LatencyMetric = (typeof LATENCY_METRICS)[number]['name'];
 /** The points.csv column of a compared latency metric: `p50_ms`, `p99_ms`, `p999_ms`. */
 export type LatencyColumn = (typeof LATENCY_METRICS)[number]['column'];
 /** One entry of the table. */
-export type LatencyMetricEntry = (typeof LATENCY_METRICS)[number];
+type LatencyMetricEntry = (typeof LATENCY_METRICS)[number];
 
 const BY_NAME: ReadonlyMap<string, LatencyMetricEntry> = new Map(LATENCY_METRICS.map((m) => [m.name, m]));
 const BY_COLUMN: ReadonlyMap<string, LatencyMetricEntry> = new Map(LATENCY_METRICS.map((m) => [m.column, m]));

@@ -8,7 +8,7 @@ import { DIMENSIONS, type PointDims } from '../model/index.ts';
 import { rowKey } from './point-key.ts';
 
 /** State of one point: pending (not measured yet, or interrupted), done, or failed (reason says why). */
-export type PointState = 'pending' | 'done' | 'failed';
+type PointState = 'pending' | 'done' | 'failed';
 
 /** One point of the run as the manifest lists it. `config` is the configuration's name. */
 export interface PointEntry {

@@ -28,7 +28,7 @@ export interface PooledHandler extends Dispatcher.DispatchHandler {
 }
 
 /** Options of a ConnectionPool. */
-export interface ConnectionPoolOptions {
+interface ConnectionPoolOptions {
   origin: string;
   /** Most connections ever open (default 20 000). */
   maxConnections?: number;

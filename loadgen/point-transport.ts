@@ -14,7 +14,7 @@ export type PointTransportHooks = Required<
 >;
 
 /** The point's transport: every replica's as one (`transport`), and the per-replica view when R > 1. */
-export interface PointTransport {
+interface PointTransport {
   transport: Transport;
   replicas: ReplicaTransport | null;
 }

@@ -8,7 +8,7 @@
 import type { Clock, TimerHandle } from '../library/index.ts';
 
 /** What the scheduler needs; times are ms on `clock.now()`'s origin. */
-export interface SchedulerOptions {
+interface SchedulerOptions {
   clock: Clock;
   /** Intended start of call i, ms from `t0`, ascending. Its length is the number of calls. */
   intendedMs: ArrayLike<number>;

@@ -49,12 +49,12 @@ export interface SystemClockOptions {
 }
 
 /** A TimerHandle that also tells its deadline on this clock (ms), so callers and tests can check it. */
-export interface SystemTimerHandle extends TimerHandle {
+interface SystemTimerHandle extends TimerHandle {
   readonly deadline: number;
 }
 
 /** Counters of a SystemClock, for benchmarks and for tests that prove nothing is left pending. */
-export interface SystemClockStats {
+interface SystemClockStats {
   /** Timers scheduled and neither fired nor cancelled. */
   pending: number;
   fired: number;

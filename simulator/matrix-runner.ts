@@ -37,7 +37,7 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
 }
 
 /** The bundled worker: next to this file when running from dist/, else dist/sim-worker.mjs of the package. */
-export function defaultWorkerUrl(): URL {
+function defaultWorkerUrl(): URL {
   const sibling = new URL('./sim-worker.mjs', import.meta.url);
   if (sibling.protocol === 'file:' && existsSync(fileURLToPath(sibling))) return sibling;
   return pathToFileURL(join(packageRoot(), 'dist', 'sim-worker.mjs'));

@@ -8,7 +8,7 @@ import type { CallSample } from '../judge/block-bootstrap.ts';
 export type { LatencyColumn };
 
 /** A percentile's 95 % interval as comparison.csv writes it: null end = open (the sample cannot bound it). */
-export interface ClaimInterval {
+interface ClaimInterval {
   low: number | null;
   high: number | null;
 }

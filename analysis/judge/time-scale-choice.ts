@@ -16,7 +16,7 @@ export const AUTO_MARGIN = 0.8;
  * (bench/RESULTS.md, '"auto": how steady the time-scale choice is'). The choice must hold for the run after
  * the probe, which may read that much higher: k is chosen for a reading this many times the probe's.
  */
-export const AUTO_HOST_DRIFT = 1.7;
+const AUTO_HOST_DRIFT = 1.7;
 
 /** The harness's own delays as the auto probe measured them, wall-clock ms (null = not measured). */
 export interface HarnessDelays {

@@ -16,7 +16,7 @@ import type { Deployed } from './deploy.ts';
 import { redisEnv } from './redis-service.ts';
 
 /** What one load-generator process is told. */
-export interface LoadgenArgs {
+interface LoadgenArgs {
   deployed: Deployed;
   targetUrl: string;
   /** `host:port` of the target's gRPC listener (needed by points over gRPC). */
@@ -48,13 +48,13 @@ export interface ForeignLoad {
 }
 
 /** How a dilated load generator is started where `chrt` works: a high CFS weight, not SCHED_FIFO. */
-export const DILATED_LAUNCHER: readonly string[] = ['nice', '-n', '-10'];
+const DILATED_LAUNCHER: readonly string[] = ['nice', '-n', '-10'];
 
 /** The real-time priority the embedded load generator runs at (SCHED_FIFO, low among real-time tasks). */
-export const LOADGEN_RT_PRIORITY = 10;
+const LOADGEN_RT_PRIORITY = 10;
 
 /** How the load generator will be launched on this run's machine, and why (for run.log). */
-export interface LoadgenLauncher {
+interface LoadgenLauncher {
   launcher: string[];
   note: string;
 }
@@ -168,7 +168,7 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
 }
 
 /** The agent name (and log name) of a point's load generator: one per point, or one per client of K. */
-export function loadgenName(slug: string, client = 0, clients = 1): string {
+function loadgenName(slug: string, client = 0, clients = 1): string {
   return clients === 1 ? `loadgen-${slug}` : `loadgen-${slug}-c${client}`;
 }
 

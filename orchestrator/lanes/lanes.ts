@@ -38,20 +38,20 @@ function checkLaneCount(n: number): number {
  * cores whole runs kept busy, with one and four replicas and four clients, undilated and dilated
  * (bench/RESULTS.md, "What a lane costs").
  */
-export const LANE_FIXED_CORES = 0.23;
-export const LANE_RATE_CORES = 0.65;
+const LANE_FIXED_CORES = 0.23;
+const LANE_RATE_CORES = 0.65;
 /** `--lanes auto` keeps the lanes' CPU under this share of the machine's cores, so each lane stays quiet. */
-export const LANE_CPU_SHARE = 0.5;
+const LANE_CPU_SHARE = 0.5;
 /** `--lanes auto` never makes more lanes than this on one machine. */
-export const AUTO_MAX_LANES = 3;
+const AUTO_MAX_LANES = 3;
 
 /** Cores a lane of R target servers and K load generators at time scale k keeps busy (the fit above). */
-export function laneCores(timeScale: number, replicas = 1, clients = 1): number {
+function laneCores(timeScale: number, replicas = 1, clients = 1): number {
   return (replicas + clients - 1) * (LANE_FIXED_CORES + LANE_RATE_CORES / timeScale);
 }
 
 /** What `--lanes auto` chose and why, for the run's first lines. */
-export interface AutoLanes {
+interface AutoLanes {
   lanes: number;
   reason: string;
 }

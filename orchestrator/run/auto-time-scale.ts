@@ -39,7 +39,7 @@ import type { Run, RunOptions } from './run-options.ts';
  * quick preset's 900 measured calibration calls rests on 9 of them, too few for a choice that repeats
  * (docs/time-scale.md, "Choosing k").
  */
-export const AUTO_PROBE_FACTOR = 3;
+const AUTO_PROBE_FACTOR = 3;
 
 /**
  * The probe runs at the ladder's first dilated step, so it measures the harness a dilated run uses (a load
@@ -55,7 +55,7 @@ export const AUTO_PROBE_SCALE = 2;
  * follows it: bench/RESULTS.md, "The hypervisor's steal"), and a k chosen in such minutes is the host's, not
  * the harness's.
  */
-export const AUTO_PROBE_TRIES = 3;
+const AUTO_PROBE_TRIES = 3;
 
 /**
  * The lanes "auto"'s probe measures at once: with a hosts file, every lane it lists; else as many as the

@@ -140,7 +140,7 @@ export function minCallsToBound(p: number, confidence = CONFIDENCE): number {
 }
 
 /** What `run --plan` says about a plan. */
-export interface PlanEstimate {
+interface PlanEstimate {
   points: {
     key: string;
     calibration: boolean;
@@ -228,7 +228,7 @@ export function estimatePlan(
 }
 
 /** The distinct time scales of a plan's points, smallest first. */
-export function planTimeScales(plan: readonly PlannedPoint[]): number[] {
+function planTimeScales(plan: readonly PlannedPoint[]): number[] {
   return [...new Set(plan.map((pp) => timeScaleOf(pp.point)))].sort((a, b) => a - b);
 }
 
