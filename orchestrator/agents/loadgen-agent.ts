@@ -94,9 +94,9 @@ export async function loadgenLauncher(host: Host, local: boolean): Promise<Loadg
  * How one of a point's `clients` load generators is launched: at real-time priority only while they leave
  * the machine a core — K generators polling under SCHED_FIFO on K cores would starve the target and Redis —
  * and only on the undilated clock. A dilated generator gets `nice -n -10` instead: the scheduler's favour,
- * fairly, so lanes on one machine do not starve each other's targets. It keeps polling: of normal priority,
- * `nice -n -10` with the timer thread and `nice -n -10` polling, the last sent most precisely at the same CPU
- * (bench/RESULTS.md, "The dilated clock"). A remote host's launcher is empty already.
+ * fairly, so lanes on one machine do not starve each other's targets. It keeps polling: against normal
+ * priority and against `nice -n -10` with the timer thread, `nice -n -10` polling gave the most precise sends
+ * at the same CPU (bench/RESULTS.md, "The dilated clock"). A remote host's launcher is empty already.
  */
 export function launcherFor(
   deployed: Deployed,
