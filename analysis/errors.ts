@@ -3,7 +3,7 @@
 import { EXIT_CODES, HedgebenchError } from '../library/index.ts';
 
 /** Base class of every analysis error. */
-export class AnalysisError extends HedgebenchError {}
+class AnalysisError extends HedgebenchError {}
 
 /** The run folder or its manifest.json is missing or not in the expected shape. */
 export class RunFolderError extends AnalysisError {

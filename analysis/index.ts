@@ -9,8 +9,7 @@ export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } fr
 export { type PointDiffs, pairedDiffs } from './judge/paired-comparison.ts';
 export { percentileInterval, percentileRanks } from './judge/percentile-ci.ts';
 export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
-export { sampleMismatches } from './judge/sample-mismatch.ts';
-export { STEAL_NOTE_SHARE, stealNote, stealPercent } from './judge/steal.ts';
+export { STEAL_NOTE_SHARE, stealPercent } from './judge/steal.ts';
 export {
   AUTO_MARGIN,
   chooseTimeScale,
@@ -20,6 +19,6 @@ export {
   worstDelays,
 } from './judge/time-scale-choice.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
-export { readRealPoint, realRowFromRaw } from './read/real-row.ts';
+export { readRealPoint } from './read/real-row.ts';
 export { compareRunFolder } from './write/write-comparison.ts';
 export { writeReport } from './write/write-report.ts';

@@ -6,18 +6,18 @@ import { csvBody, csvCell, csvFile } from './csv.ts';
 import { ClaimsCsvError } from './errors.ts';
 
 /** Exact column order of claims.csv. */
-export const CLAIMS_COLUMNS = ['claim', 'source', 'verdict', 'evidence', 'summary'] as const;
+const CLAIMS_COLUMNS = ['claim', 'source', 'verdict', 'evidence', 'summary'] as const;
 
 /** The header line of claims.csv (no newline). */
 export const CLAIMS_HEADER = CLAIMS_COLUMNS.join(',');
 
 /** The three verdicts of a claim. */
-export const CLAIM_VERDICTS = ['holds', 'fails', 'inconclusive'] as const;
+const CLAIM_VERDICTS = ['holds', 'fails', 'inconclusive'] as const;
 /** One claim's verdict. */
 export type ClaimVerdict = (typeof CLAIM_VERDICTS)[number];
 
 /** One line of claims.csv, as read back. */
-export const claimsCsvRowSchema = z
+const claimsCsvRowSchema = z
   .object({
     claim: z.number().int().min(1),
     source: z.string().min(1),
@@ -30,7 +30,7 @@ export const claimsCsvRowSchema = z
 export type ClaimsCsvRow = z.infer<typeof claimsCsvRowSchema>;
 
 /** One row as a claims.csv line (no newline). */
-export function formatClaimsRow(r: ClaimsCsvRow): string {
+function formatClaimsRow(r: ClaimsCsvRow): string {
   return [String(r.claim), csvCell(r.source), r.verdict, csvCell(r.evidence), csvCell(r.summary)].join(',');
 }
 

@@ -10,7 +10,7 @@ import { metricSpec } from './metrics.ts';
 import { formatLoad } from './point-key.ts';
 
 /** Exact order of comparison.csv's base columns; the dimensions' columns follow, as in points.csv. */
-export const COMPARISON_COLUMNS = [
+const COMPARISON_COLUMNS = [
   'config',
   'load',
   'cancellation',

@@ -6,7 +6,7 @@ export function csvCell(value: string): string {
 }
 
 /** Splits one CSV line into cells (handles quoted cells). */
-export function splitCsvLine(line: string): string[] {
+function splitCsvLine(line: string): string[] {
   const out: string[] = [];
   let cur = '';
   let quoted = false;

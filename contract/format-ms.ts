@@ -2,7 +2,7 @@
 // Files for machines (points.csv, comparison.csv) use fixed decimals instead; see points-csv.ts.
 
 /** How to show a ms figure: `cell` = at most one decimal, for narrow table cells. */
-export interface FormatMsOptions {
+interface FormatMsOptions {
   /** Shown for null, undefined, NaN or ±∞ (default '–'). */
   missing?: string;
   /** Table cells: one decimal below 100 ms, none above (28.0, 202), so columns stay narrow. */

@@ -8,7 +8,7 @@ import { DIMENSIONS, type PointDims } from '../model/index.ts';
 import { rowKey } from './point-key.ts';
 
 /** State of one point: pending (not measured yet, or interrupted), done, or failed (reason says why). */
-export type PointState = 'pending' | 'done' | 'failed';
+type PointState = 'pending' | 'done' | 'failed';
 
 /** One point of the run as the manifest lists it. `config` is the configuration's name. */
 export interface PointEntry {
@@ -33,7 +33,7 @@ export interface PointEntry {
   lane?: number;
   /**
    * The share (0..1) of the orchestrator machine's CPU time its hypervisor took (steal, /proc/stat) while the
-   * point was measured: the lanes' machine when they run on it. Absent off Linux and in runs before 2026-12-03.
+   * point was measured: the lanes' machine when they run on it. Absent off Linux and in older manifests.
    */
   stealShare?: number;
 }
@@ -88,15 +88,15 @@ export interface Manifest {
     /** Older manifests: the larger k a reading AUTO_HOST_DRIFT times higher would have taken. */
     repeatK?: number;
     delays: Record<string, number | null>;
-    /** Lanes the probe measured at once (absent in runs before 2026-12-02: one). */
+    /** Lanes the probe measured at once (absent in older manifests: one). */
     lanes?: number;
-    /** The share of the CPU the hypervisor took during the deciding probe (absent before 2026-12-03). */
+    /** The share of the CPU the hypervisor took during the deciding probe (absent in older manifests). */
     stealShare?: number;
   };
   /**
    * Set at the end: the CPU of the machine the orchestrator ran on over the last session's points, busy cores
    * on average out of `cores` (everything on it counts: lanes, Redis, and anything else running), and the
-   * share of its CPU time its hypervisor took (steal; absent in runs before 2026-12-03).
+   * share of its CPU time its hypervisor took (steal; absent in older manifests).
    */
   cpu?: { cores: number; busyCores: number; seconds: number; stealShare?: number };
   /** Set at the end: 0 = every point done; 1 = some failed; 130/143 = interrupted. */

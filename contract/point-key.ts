@@ -14,7 +14,7 @@ export { formatLoad, pointKey, pointSlug } from '../model/index.ts';
  * The fields a key is made of, with the configuration as its name: a CSV row (dimensions as cells) or a
  * manifest entry (dimensions as `dims`).
  */
-export interface KeyFields extends DimCells {
+interface KeyFields extends DimCells {
   config: string;
   load: number;
   cancellation: Cancellation;

@@ -30,8 +30,6 @@ export const POINT_COLUMNS = [
   'valid',
 ] as const;
 
-export type PointColumn = (typeof POINT_COLUMNS)[number];
-
 /**
  * Columns written after the base ones (before the dimensions) only when some row of the file has a value,
  * so a file whose points use none of what they measure is byte-identical to one written before they existed.
@@ -44,7 +42,7 @@ export const OPTIONAL_POINT_COLUMNS = ['hedged_on_error_rate', 'extra_service_sh
 export type OptionalPointColumn = (typeof OPTIONAL_POINT_COLUMNS)[number];
 
 /** Where a row comes from: the simulator, the real harness, or the simulator with the measured network. */
-export type PointSource = 'sim' | 'real' | 'sim+net';
+type PointSource = 'sim' | 'real' | 'sim+net';
 
 /** One row. `null` = the column does not apply (written as an empty cell). Rates are fractions. */
 export interface PointRow extends DimCells {

@@ -109,7 +109,7 @@ const fields = z
   .strict();
 
 /** The point spec's schema: its fields, then what only the fields together can say. */
-export const pointSpecSchema = fields.superRefine((s, ctx) => {
+const pointSpecSchema = fields.superRefine((s, ctx) => {
   const issue = (path: string, message: string) =>
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
   const clients = s.clients ?? 1;
@@ -174,7 +174,7 @@ export type PointSpecField = keyof PointSpec;
 export const POINT_SPEC_FIELDS: readonly PointSpecField[] = fields.keyof().options;
 
 /** Names a field in a message: the field itself, or e.g. its command-line flag. */
-export type FieldLabel = (field: string) => string;
+type FieldLabel = (field: string) => string;
 
 /** Validates a value as a spec; the issues name each bad field (through `label`) and the fix. */
 export function checkPointSpec(

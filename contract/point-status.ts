@@ -195,7 +195,7 @@ export type SummaryRead = z.infer<typeof summaryReadSchema>;
 const percentiles = z.object({ p99: z.number().nullable().optional() }).passthrough();
 
 /** raw/<slug>.status.json: the status hash (numbers parsed, summary parsed), plus what the drain adds. */
-export const pointStatusSchema = z
+const pointStatusSchema = z
   .object({
     state: z.string().optional(),
     // Earlier runs wrote the empty summary of a point that failed before it ended as "": no summary.

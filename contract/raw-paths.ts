@@ -3,9 +3,6 @@
 
 import { join } from 'node:path';
 
-/** The kinds of raw file a point has, as their file-name suffixes. */
-export const RAW_KINDS = ['calls.csv', 'attempts.csv', 'status.json'] as const;
-
 /** The name of the folder inside a run folder that holds raw files. */
 export const RAW_DIR = 'raw';
 

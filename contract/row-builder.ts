@@ -23,7 +23,7 @@ export type RowContext = Pick<PointRow, 'config' | 'load' | 'cancellation' | 'se
 };
 
 /** What is known only at the end of a point. */
-export interface RowEnd {
+interface RowEnd {
   /** Σ (end − start) of service of every attempt of a measured call, ms (ignore-mode losers included). */
   busyMs: number;
   /** Intended start of the last measured call minus that of the first, ms. */

@@ -5,7 +5,7 @@
 import { WorkReplyError } from './errors.ts';
 
 /** What the server measured for one served attempt (ms on the server's clock). */
-export interface WorkReply {
+interface WorkReply {
   /** From enqueue to the start of service. */
   queueMs: number;
   /** Measured hold time (end − start). */

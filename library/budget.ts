@@ -12,7 +12,7 @@ export interface HedgeBudgetOptions {
 }
 
 /** Number of slots a budget window is split into. */
-export const BUDGET_SLOTS = 10;
+const BUDGET_SLOTS = 10;
 
 /** Units one call deposits. */
 export const BUDGET_DEPOSIT = 1000;

@@ -46,7 +46,7 @@ export class HedgeCall<T> {
     }
     this.launch(1);
     // Closures are made inline and anonymous: per-call named functions cost a defineProperty each under
-    // bundlers' keepNames (tsx), 20× slower on this path.
+    // bundlers' keepNames (tsx), many times slower on this path (docs/library.md, "Performance notes").
     return (reason) => this.cancel(reason);
   }
 

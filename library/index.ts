@@ -29,7 +29,7 @@ export {
   type HedgeTarget,
   MAX_REPLICAS,
 } from './balancer.ts';
-export { BUDGET_DEPOSIT, BUDGET_SLOTS, HedgeBudget, type HedgeBudgetOptions } from './budget.ts';
+export { BUDGET_DEPOSIT, HedgeBudget, type HedgeBudgetOptions } from './budget.ts';
 export {
   BUDGET_KINDS,
   type BudgetKind,
@@ -46,7 +46,6 @@ export {
   CancelledError,
   ConfigError,
   DeadlineExceededError,
-  isTimeoutError,
   LibraryError,
 } from './errors.ts';
 export { GRADIENT2_DEFAULTS, Gradient2Limit, type Gradient2Options } from './gradient2.ts';
@@ -69,15 +68,7 @@ export {
 export { EXIT_CODES, HedgebenchError, type HedgebenchErrorOptions } from './hedgebench-error.ts';
 export { BUCKET_VALUE, BUCKETS, bucketOf } from './log-buckets.ts';
 export { ManualClock, type ManualClockOptions } from './manual-clock.ts';
-export {
-  type CallState,
-  type Cancel,
-  NO_CANCEL,
-  newCallState,
-  type Operation,
-  type Outcome,
-  type Policy,
-} from './operation.ts';
+export { type CallState, type Cancel, type Operation, type Outcome, type Policy } from './operation.ts';
 export {
   DELAY_COMBINE,
   DELAY_UNTIL,
@@ -94,9 +85,7 @@ export {
   type ExecuteOptions,
   type HedgeStepOptions,
   Pipeline,
-  type PipelineBuilder,
   pipeline,
-  promiseOperation,
 } from './pipeline.ts';
 export {
   ADAPTIVE_LIMIT_RANGES,

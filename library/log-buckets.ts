@@ -3,16 +3,16 @@
 // logarithm and no loop. A bucket's value is its midpoint, within 1/128 (0.78 %) of anything it holds.
 
 /** Linear sub-buckets per power of two: 2^6 = 64, so half a bucket is at most 1/128 of its lower edge. */
-export const SUB_BUCKET_BITS = 6;
+const SUB_BUCKET_BITS = 6;
 const SUB = 1 << SUB_BUCKET_BITS;
 /** Smallest exponent with its own buckets: 2^-10 ms ≈ 1 µs; everything below shares bucket 0. */
-export const MIN_EXPONENT = -10;
+const MIN_EXPONENT = -10;
 /** First exponent past the top: values ≥ 2^22 ms (≈ 70 min) share the last bucket. */
-export const MAX_EXPONENT = 22;
+const MAX_EXPONENT = 22;
 /** Number of buckets: underflow, 32 octaves × 64, overflow. */
 export const BUCKETS = 1 + (MAX_EXPONENT - MIN_EXPONENT) * SUB + 1;
 /** Index of the bucket of values ≥ 2^MAX_EXPONENT ms. */
-export const OVERFLOW = BUCKETS - 1;
+const OVERFLOW = BUCKETS - 1;
 
 const LOW = 2 ** MIN_EXPONENT;
 const HIGH = 2 ** MAX_EXPONENT;

@@ -138,16 +138,13 @@ export class Pipeline {
   }
 }
 
-/** Alias kept for readers of the builder API: the builder is the Pipeline. */
-export type PipelineBuilder = Pipeline;
-
 /** Starts a pipeline on `clock`; add policies with .hedge() / .adaptiveLimit(), first = outermost. */
 export function pipeline(clock: Clock): Pipeline {
   return new Pipeline(clock);
 }
 
 /** Adapts a promise-returning attempt function to the synchronous core (one AbortController per attempt). */
-export function promiseOperation<T>(fn: (ctx: AttemptContext) => Promise<T>): Operation<T> {
+function promiseOperation<T>(fn: (ctx: AttemptContext) => Promise<T>): Operation<T> {
   return (call, attempt, done) => {
     const controller = new AbortController();
     let live = true;

@@ -3,10 +3,10 @@
 //
 // Why not undici's Pool: a Pool opens a new connection for every request that finds no idle one, all at
 // once. At the start of a fast open-loop point (or after a burst) that means hundreds of simultaneous
-// connects; each costs CPU the responses need, fewer responses free connections, more connects follow —
-// measured here at 8 000 calls/s from a cold start: 20 000 requests in flight and 200 answered. Bounding the
-// connects in progress turns that spiral into a short queue, whose wait shows up as send lag (the write
-// time is taken when a request is written, see transport.ts) instead of hiding.
+// connects; each costs CPU the responses need, fewer responses free connections, more connects follow,
+// until a fast point from a cold start has almost nothing answered. Bounding the connects in progress turns
+// that spiral into a short queue, whose wait shows up as send lag (the write time is taken when a request is
+// written, see http-transport.ts) instead of hiding.
 
 import { Client, type Dispatcher } from 'undici';
 
@@ -28,7 +28,7 @@ export interface PooledHandler extends Dispatcher.DispatchHandler {
 }
 
 /** Options of a ConnectionPool. */
-export interface ConnectionPoolOptions {
+interface ConnectionPoolOptions {
   origin: string;
   /** Most connections ever open (default 20 000). */
   maxConnections?: number;

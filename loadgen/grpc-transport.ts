@@ -23,7 +23,7 @@ import {
 import type { AttemptOutcome, Transport } from './http-transport.ts';
 
 /** Options of createGrpcTransport. */
-export interface GrpcTransportOptions {
+interface GrpcTransportOptions {
   /** `host:port` of the target's gRPC listener. */
   address: string;
   /** A service config (JSON) for the channel: grpc-js then hedges each call itself. */

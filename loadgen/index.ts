@@ -1,8 +1,7 @@
 // The loadgen part's public surface: its CLI command (the generator runs as its own process), self-check and result.
 
-export { type AttemptOutcome, createTransport, type Transport } from './http-transport.ts';
+export { createTransport, type Transport } from './http-transport.ts';
 export { loadgenCommand } from './loadgen-command.ts';
-export type { PointClock } from './point-clock.ts';
 export type { LoadResult } from './result.ts';
-export { createScheduler, type Scheduler } from './scheduler.ts';
+export { createScheduler } from './scheduler.ts';
 export { selfCheck } from './self-check.ts';

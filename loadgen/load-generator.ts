@@ -34,7 +34,7 @@ const formatHostPort = (a: { host: string; port: number }): string =>
   a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;
 
 /** A prepared point: run it once; stop it from outside (SIGTERM) at any time. */
-export interface LoadGenerator {
+interface LoadGenerator {
   /** Runs the point; resolves with its summary (state `failed` when interrupted or records were lost). */
   run(): Promise<LoadResult>;
   /** Stops sending, abandons calls in flight, flushes records; run() then resolves with state `failed`. */

@@ -12,7 +12,7 @@ import type { LoadProgress } from './status.ts';
  * Flags of `hedgebench loadgen`: the point as one `--spec` (what the orchestrator sends), or spelled flag by
  * flag (loadgen/spec-flags.ts maps each onto its PointSpec field); then this process's own wiring.
  */
-export type LoadgenArgs = Partial<Record<SpecFlag, unknown>> & {
+type LoadgenArgs = Partial<Record<SpecFlag, unknown>> & {
   spec?: string;
   'replica-target'?: string[];
   config?: string;

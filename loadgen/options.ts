@@ -36,9 +36,10 @@ export interface LoadGeneratorOptions extends PointSpec {
   /** How long the final flush of records may wait for Redis, ms (default 30 000). */
   flushTimeoutMs?: number;
   /**
-   * How the real clock waits (default: env HEDGEBENCH_TIMER, else 'poll': a coarse setTimeout, then setImmediate polling for the last
-   * 2 ms — it costs a core, but kept send-lag p99 ≤ 1 ms up to 10 000+ calls/s in bench/loadgen.ts, where
-   * the 'thread' waker's wake-up latency gave 2–3 ms at 2 000–5 000 calls/s and bunched the sends).
+   * How the real clock waits (default: env HEDGEBENCH_TIMER, else 'poll': a coarse setTimeout, then
+   * setImmediate polling for the last 2 ms — it costs a core, but keeps sends on time at rates where the
+   * 'thread' waker's wake-up latency makes them late and bunches them; bench/RESULTS.md, "The load
+   * generator").
    */
   timer?: 'poll' | 'thread';
   /** How long before a deadline polling takes over, ms (default: SystemClock's, 2 for poll, 0 for thread). */

@@ -5,7 +5,7 @@ import { ArrivalSchedule, arrivalRatePerMs } from '../model/index.ts';
 import type { ResolvedOptions } from './options.ts';
 
 /** The schedule of `o`'s point against `R` replicas. */
-export interface PointSchedule {
+interface PointSchedule {
   /** Calls/ms, all clients together. */
   ratePerMs: number;
   /** Intended send time of every call, ms from t0 (this client sends only its share). */

@@ -14,7 +14,7 @@ export type PointTransportHooks = Required<
 >;
 
 /** The point's transport: every replica's as one (`transport`), and the per-replica view when R > 1. */
-export interface PointTransport {
+interface PointTransport {
   transport: Transport;
   replicas: ReplicaTransport | null;
 }
@@ -49,7 +49,7 @@ export function createPointTransport(
       ...common,
       target,
       path: o.path,
-      // Never fewer connections than attempts allowed in flight: undici then never queues (transport.ts).
+      // Never fewer connections than attempts allowed in flight: undici then never queues (http-transport.ts).
       connections: o.maxInflight,
       // A tied copy its sibling's server cancelled is answered 410: the call waits for the copy that runs.
       tied: peerCancelCopies(o.config) > 0,

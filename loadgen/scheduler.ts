@@ -1,14 +1,14 @@
 // The precise open-loop scheduler: sends call i at its intended time whatever the server is doing.
 // It waits on the injected Clock; with runtime's SystemClock that is a coarse setTimeout while the next
 // call is far away and a setImmediate poll (I/O runs between polls) for the last stretch, never early —
-// plain Node timers fire up to ~1 ms early and several ms late under load (bench/RESULTS.md, "The
-// target server", "bare setTimeout").
+// plain Node timers fire early (libuv's cached loop time) and late under load (bench/RESULTS.md, "Timers
+// in one process, per waker").
 // On a ManualClock the same code runs deterministically, which is how the tests pin its behaviour.
 
 import type { Clock, TimerHandle } from '../library/index.ts';
 
 /** What the scheduler needs; times are ms on `clock.now()`'s origin. */
-export interface SchedulerOptions {
+interface SchedulerOptions {
   clock: Clock;
   /** Intended start of call i, ms from `t0`, ascending. Its length is the number of calls. */
   intendedMs: ArrayLike<number>;

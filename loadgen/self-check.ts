@@ -10,7 +10,7 @@ import {
 } from './anderson-darling.ts';
 
 /** Thresholds of the self-check; every one is a setting. */
-export interface SelfCheckOptions {
+interface SelfCheckOptions {
   /** Send-lag p99 above this (ms) makes the point invalid. Default 1. */
   sendLagThresholdMs?: number;
   /** Allowed relative error of the achieved rate. Default 0.02. */

@@ -5,7 +5,7 @@ import type { PointSpec, PointSpecField } from '../contract/index.ts';
 import { parseConfigArg, parseModelArg } from './config-arg.ts';
 
 /** Each point flag and the spec field it sets (a new field needs no flag: `--spec` carries every field). */
-export const SPEC_FLAGS = {
+const SPEC_FLAGS = {
   target: 'target',
   'replica-target': 'replicaTargets',
   balancer: 'balancer',

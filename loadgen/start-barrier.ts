@@ -8,7 +8,7 @@ import { waitForReady } from '../runtime/index.ts';
 import { BarrierTimeoutError, RedisUnusableError } from './errors.ts';
 
 /** What the barrier needs. */
-export interface BarrierOptions {
+interface BarrierOptions {
   redis: Redis;
   /** The point's counter of ready clients and the list the last one releases the others by. */
   readyKey: string;

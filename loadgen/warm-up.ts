@@ -5,7 +5,7 @@ import type { Cancel, Pipeline } from '../library/index.ts';
 import type { Transport } from './http-transport.ts';
 
 /** How much warm-up, and where to. */
-export interface WarmUp {
+interface WarmUp {
   requests: number;
   concurrency: number;
   /** A side-effect-free route of the target (its /health). */

@@ -24,7 +24,7 @@ export const SWEEP_PERCENTILE_DEFAULTS = Object.freeze({
 const PERCENTILE_TEXT = /^p(\d{1,2}(?:\.\d{1,3})?)$/;
 
 /** The percentile q a sweep entry names ("p95" → 95, "p99.9" → 99.9); undefined for anything else. */
-export function sweepPercentile(entry: DelaySweepEntry): number | undefined {
+function sweepPercentile(entry: DelaySweepEntry): number | undefined {
   if (typeof entry !== 'string') return undefined;
   const m = PERCENTILE_TEXT.exec(entry);
   if (m === null) return undefined;
@@ -33,7 +33,7 @@ export function sweepPercentile(entry: DelaySweepEntry): number | undefined {
 }
 
 /** The percentile rule a percentile entry runs (SWEEP_PERCENTILE_DEFAULTS around its q). */
-export function sweepDelayRule(q: number): HedgeDelayOptions {
+function sweepDelayRule(q: number): HedgeDelayOptions {
   return { percentile: q, ...SWEEP_PERCENTILE_DEFAULTS };
 }
 

@@ -37,7 +37,7 @@ export interface PointDims {
 }
 
 /** The field of a dimension and the names it goes by in a CSV column and in keys and slugs. */
-export interface DimensionSpec {
+interface DimensionSpec {
   readonly field: keyof PointDims;
   /** Its column in points.csv and comparison.csv (after the base columns, in DIMENSIONS order). */
   readonly column: string;

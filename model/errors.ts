@@ -3,7 +3,7 @@
 import { HedgebenchError } from '../library/index.ts';
 
 /** Base class of every model error. */
-export class ModelError extends HedgebenchError {}
+class ModelError extends HedgebenchError {}
 
 /** The worker pool was asked to do something its state does not allow (e.g. reconfigure while busy). */
 export class PoolStateError extends ModelError {

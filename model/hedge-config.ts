@@ -26,7 +26,7 @@ export interface HedgeOptions {
 }
 
 /** Options of the Gradient2 adaptive limit (all optional; Netflix defaults otherwise). */
-export interface AdaptiveLimitOptions {
+interface AdaptiveLimitOptions {
   initialLimit?: number;
   minLimit?: number;
   maxLimit?: number;
@@ -68,7 +68,7 @@ export function honoursPushback(config: HedgeConfig): boolean {
 }
 
 /** Who hedges a configuration's calls: hedgebench's library, or grpc-js from its service config. */
-export type Hedger = 'library' | 'grpc-js';
+type Hedger = 'library' | 'grpc-js';
 
 /** The hedger a configuration names. */
 export function hedgerOf(config: HedgeConfig): Hedger {

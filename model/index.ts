@@ -18,12 +18,7 @@ export {
   calibrationPoints,
   transportOf,
 } from './calibration-point.ts';
-export {
-  type DelaySweepEntry,
-  SWEEP_PERCENTILE_DEFAULTS,
-  sweepDelayRule,
-  sweepPercentile,
-} from './delay-sweep.ts';
+export { SWEEP_PERCENTILE_DEFAULTS } from './delay-sweep.ts';
 export {
   clientOfCall,
   DIMENSIONS,
@@ -32,7 +27,7 @@ export {
   type PointDims,
   pointClients,
 } from './dimensions.ts';
-export { errorProbsNotes, pointModel, sweepsFailures } from './error-probs.ts';
+export { errorProbsNotes, pointModel } from './error-probs.ts';
 export {
   MatrixInvalidError,
   ModelFailureError,
@@ -41,17 +36,10 @@ export {
 } from './errors.ts';
 export { FIDELITY_DEFAULTS, type FidelityThresholds } from './fidelity-thresholds.ts';
 export type { ForeignTarget } from './foreign-target.ts';
-export {
-  GRPC_STATUS_CODES,
-  type GrpcHedgingOptions,
-  grpcServiceConfig,
-  grpcStatusCode,
-  type RetryThrottlingOptions,
-} from './grpc-hedging.ts';
+export { grpcServiceConfig } from './grpc-hedging.ts';
 export type { Transport } from './grpc-hedging-schema.ts';
 export {
   type HedgeConfig,
-  type Hedger,
   hedgerOf,
   honoursPushback,
   REFERENCE_CONFIGS,
@@ -63,40 +51,24 @@ export {
   MARGIN_CAPS,
   type MarginMetric,
   type Margins,
-  marginsSchema,
   resolveMargins,
 } from './margins.ts';
-export { expandMatrix, timeScales } from './matrix-expand.ts';
+export { expandMatrix } from './matrix-expand.ts';
 export { type MatrixOverrides, overrideMatrix } from './matrix-overrides.ts';
 export { parseMatrix } from './matrix-parse.ts';
-export {
-  FAIL_ON_VERDICTS,
-  type FailOnVerdict,
-  MAX_CLIENTS,
-  type Matrix,
-  matrixSchema,
-} from './matrix-schema.ts';
+export { FAIL_ON_VERDICTS, type FailOnVerdict, type Matrix, matrixSchema } from './matrix-schema.ts';
 export { modelIssues, modelSchema } from './model-schema.ts';
 export { DEFAULT_MODEL, type ModelParams, type PushbackRule } from './params.ts';
 export {
   type Perturbation,
   parsePerturbation,
-  perturbationSchema,
   perturbationText,
   perturbedCancellation,
   perturbedConfig,
   perturbedModel,
 } from './perturb.ts';
-export {
-  type Cancellation,
-  formatLoad,
-  type Point,
-  type PointKeyFields,
-  pointKey,
-  pointSlug,
-  warmupCalls,
-} from './point.ts';
-export { type ReplicaFields, replicaNotes } from './replica-dims.ts';
+export { type Cancellation, formatLoad, type Point, pointKey, pointSlug, warmupCalls } from './point.ts';
+export { replicaNotes } from './replica-dims.ts';
 export {
   addBalancer,
   balancerDraw,
@@ -115,10 +87,7 @@ export {
   checkTiedReplicas,
   peerCancelCopies,
   resolveTied,
-  TIED_CANCELS,
-  type TiedCancel,
   type TiedOptions,
-  type TiedSettings,
   tiedHedgeOptions,
 } from './tied.ts';
 export { type TiedPeerSetup, tiedPeers, tiedPeersIssue, tiedPeersKnown } from './tied-peers.ts';
@@ -138,10 +107,8 @@ export {
 export {
   constantTransport,
   type DelayDistribution,
-  type Direction,
   describeTransport,
   empiricalDelay,
-  MIN_EMPIRICAL_SAMPLES,
   peerCancelDelayMs,
   type TransportParams,
   transportDelayMs,

@@ -18,7 +18,7 @@ import { issueText } from './schema-messages.ts';
 import { tiedMatrixIssues } from './tied.ts';
 
 /** Default calibration: `no hedge` at load 0.1 for 1000 calls. */
-export const DEFAULT_CALIBRATION = Object.freeze({ load: 0.1, calls: 1000 });
+const DEFAULT_CALIBRATION = Object.freeze({ load: 0.1, calls: 1000 });
 /** Validates a parsed JSON value; throws MatrixInvalidError listing every bad field (`source` names the file). */
 export function parseMatrix(json: unknown, source = 'matrix'): Matrix {
   const at = fieldPath;

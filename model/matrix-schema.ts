@@ -21,7 +21,7 @@ import { MAX_TIME_SCALE } from './time-scale.ts';
 
 const MAX_CALLS = 50_000_000;
 /** Most independent clients per point (each is a load-generator process on the real side). */
-export const MAX_CLIENTS = 64;
+const MAX_CLIENTS = 64;
 
 const seedSchema = z
   .number()

@@ -42,7 +42,7 @@ export interface PushbackRule {
 }
 
 /** A textbook service distribution that replaces the mixture: exponential with a mean, or constant. */
-export type ServiceOverride = { kind: 'exponential'; meanMs: number } | { kind: 'constant'; ms: number };
+type ServiceOverride = { kind: 'exponential'; meanMs: number } | { kind: 'constant'; ms: number };
 
 /** The reference study's model. */
 export const DEFAULT_MODEL: Readonly<ModelParams> = Object.freeze({

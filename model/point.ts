@@ -22,7 +22,7 @@ export interface Point {
 }
 
 /** What a point's key and slug are made of. */
-export type PointKeyFields = Pick<Point, 'config' | 'load' | 'cancellation' | 'seed' | 'dims'>;
+type PointKeyFields = Pick<Point, 'config' | 'load' | 'cancellation' | 'seed' | 'dims'>;
 
 /** `config|load|cancellation|seed` (then `|d=10`… for dimensions off their default): joins sim and real rows. */
 export function pointKey(p: PointKeyFields): string {

@@ -10,7 +10,7 @@ import type { HedgeConfig, HedgeOptions } from './hedge-config.ts';
 /** When a tied call's copies cancel each other: `on-start` (the server that starts one cancels the others
  * while queued: Dean & Barroso's tie), `on-response` (the client cancels the losers: today's hedge). */
 export const TIED_CANCELS = ['on-start', 'on-response'] as const;
-export type TiedCancel = (typeof TIED_CANCELS)[number];
+type TiedCancel = (typeof TIED_CANCELS)[number];
 
 /** A configuration's `tied` as a user writes it; the budget fields are the hedge's, with its defaults. */
 export interface TiedOptions {
@@ -26,7 +26,7 @@ export interface TiedOptions {
 }
 
 /** The resolved settings of a tied configuration. */
-export interface TiedSettings {
+interface TiedSettings {
   copies: number;
   gapMs: number;
   cancel: TiedCancel;

@@ -21,10 +21,10 @@ export interface TransportParams {
 }
 
 /** Which trip a delay is for. */
-export type Direction = keyof TransportParams;
+type Direction = keyof TransportParams;
 
 /** Fewer samples than this describe no tail: an empirical delay refuses them. */
-export const MIN_EMPIRICAL_SAMPLES = 100;
+const MIN_EMPIRICAL_SAMPLES = 100;
 
 /** A constant delay of `ms` on every trip (the simplest transport: a fixed network). */
 export function constantTransport(ms: number): TransportParams {
@@ -50,7 +50,7 @@ export function empiricalDelay(samples: ArrayLike<number>, what = 'empirical del
 }
 
 /** Checks a distribution's parameters (throws TransportInvalidError naming the field and the fix). */
-export function validateDelay(d: DelayDistribution, what: string): void {
+function validateDelay(d: DelayDistribution, what: string): void {
   const bad = (field: string, v: unknown, need: string) =>
     new TransportInvalidError(`${what}: ${field} is ${String(v)}; it must be ${need}`);
   if (d.kind === 'constant') {

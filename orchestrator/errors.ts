@@ -3,7 +3,7 @@
 import { EXIT_CODES, HedgebenchError } from '../library/index.ts';
 
 /** Base class of every orchestrator error; `code` is stable and safe to match on. */
-export class OrchestratorError extends HedgebenchError {}
+class OrchestratorError extends HedgebenchError {}
 
 /** The results folder cannot be created or written, or its disk lacks the space the run needs. */
 export class ResultsFolderError extends OrchestratorError {

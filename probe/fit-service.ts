@@ -35,7 +35,7 @@ export interface ServiceFit {
  * Why not the critical value alone: the samples carry the network's and the HTTP stack's jitter, which
  * the model does not, so with thousands of samples even the model's own server would fail a pure test.
  */
-export const POOR_KS = 0.06;
+const POOR_KS = 0.06;
 
 /** Stragglers are the samples beyond the body's median · e^(BODY_Z·σ): P(body above) ≈ 3·10⁻⁶. */
 const BODY_Z = 4.5;
@@ -105,7 +105,7 @@ export function fitService(samplesMs: ArrayLike<number>): ServiceFit {
 type Mixture = Pick<ServiceFit, 'medianMs' | 'sigma' | 'stragglerProb' | 'stragglerMinMs' | 'stragglerMaxMs'>;
 
 /** P(S ≤ x) of the mixture. */
-export function mixtureCdf(m: Mixture, x: number): number {
+function mixtureCdf(m: Mixture, x: number): number {
   const body = x <= 0 ? 0 : normalCdf(Math.log(x / m.medianMs) / m.sigma);
   let straggler = x >= m.stragglerMaxMs ? 1 : 0;
   if (m.stragglerMaxMs > m.stragglerMinMs && x > m.stragglerMinMs && x < m.stragglerMaxMs) {
@@ -138,7 +138,7 @@ function ksDistance(sorted: Float64Array, cdf: (x: number) => number): number {
 }
 
 /** Standard normal CDF (Abramowitz–Stegun 7.1.26 erf, error below 1.5·10⁻⁷). */
-export function normalCdf(z: number): number {
+function normalCdf(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
   const poly =

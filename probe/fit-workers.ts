@@ -24,7 +24,7 @@ export interface StepFigures {
 }
 
 /** The fitted model's prediction at one step (latency = simulated + the network floor). */
-export interface StepPrediction {
+interface StepPrediction {
   rate: number;
   load: number;
   meanMs: number;
@@ -37,13 +37,13 @@ export interface StepPrediction {
 }
 
 /** A candidate's score: Σ over steps and quantiles of (error / tolerance)². */
-export interface WorkersScore {
+interface WorkersScore {
   workers: number;
   score: number;
 }
 
 /** Simulates `model` at `rate` req/s (plain calls); latencies shifted by `overheadMs`. */
-export function predictStep(
+function predictStep(
   model: ModelParams,
   rate: number,
   overheadMs: number,
@@ -77,20 +77,14 @@ export function predictStep(
 }
 
 /** The spread of a step's quantiles for a model: sd over short replications as long as the step was. */
-export interface StepSpread {
+interface StepSpread {
   p50: number;
   p75: number;
   p90: number;
 }
 
 /** Replications of a step as long as the measured one (n calls), to size the tolerance of its quantiles. */
-export function stepSpread(
-  model: ModelParams,
-  rate: number,
-  n: number,
-  seed: number,
-  replications = 6,
-): StepSpread {
+function stepSpread(model: ModelParams, rate: number, n: number, seed: number, replications = 6): StepSpread {
   const calls = Math.max(100, Math.ceil(n / 0.9));
   const reps = Array.from({ length: replications }, (_, k) =>
     predictStep(model, rate, 0, calls, seed + 1000 + k),
@@ -104,7 +98,7 @@ export function stepSpread(
 }
 
 /** Scores one candidate's predictions against the measured steps: Σ (error / tolerance)². */
-export function scoreSteps(
+function scoreSteps(
   steps: readonly StepFigures[],
   preds: readonly StepPrediction[],
   spreads: readonly StepSpread[],
@@ -151,10 +145,10 @@ export function allenCunneenWorkers(
 }
 
 /** Tolerances of the verdict: a quantile misses when off by more than both of these; p10's drift. */
-export const QUEUE_FIT = { quantileRelErr: 0.25, spreads: 3, p10RelRise: 0.2, p10SlackMs: 0.5 };
+const QUEUE_FIT = { quantileRelErr: 0.25, spreads: 3, p10RelRise: 0.2, p10SlackMs: 0.5 };
 
 /** Judges measured steps against the fitted model's predictions; evidence lines name each miss. */
-export function judgeWorkers(
+function judgeWorkers(
   steps: readonly StepFigures[],
   preds: readonly StepPrediction[],
   spreads: readonly StepSpread[],

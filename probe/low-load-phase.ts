@@ -18,7 +18,7 @@ import { fmt, type ProbeRun } from './probe-run.ts';
 import type { Requester } from './requester.ts';
 
 /** What the first phase measured: the floor, the low-load figures, and the fitted service times. */
-export interface LowLoadPhase {
+interface LowLoadPhase {
   floor: ProbeResult['floor'];
   lowLoad: ProbeResult['lowLoad'];
   service: ServiceFit;

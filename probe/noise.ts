@@ -12,9 +12,9 @@ export interface ProbeHealth {
 }
 
 /** Below this the probe's own delays are never called noise, ms (timer and scheduling jitter of a quiet machine). */
-export const NOISE_FLOOR_MS = 3;
+const NOISE_FLOOR_MS = 3;
 /** Above this share of the service median the probe's own delays are as large as what it measures. */
-export const NOISE_SHARE = 0.25;
+const NOISE_SHARE = 0.25;
 
 /** The delay above which a step is noisy, for a service of this median service time, ms. */
 export function noiseLimitMs(serviceMedianMs: number): number {

@@ -47,7 +47,7 @@ export async function connectRtts(
 const LOOP_PERIOD_MS = 2;
 
 /** Answers of a phase: latencies of the 2xx ones, failures by reason. */
-export interface PhaseAnswers {
+interface PhaseAnswers {
   latencies: number[];
   /** Latencies of the answers that failed with an HTTP status (the service's own errors, probe/fit-errors.ts). */
   failedLatencies: number[];

@@ -7,7 +7,7 @@ import type { HedgeConfig } from '../model/index.ts';
 import { hasFailures, type ModelParams, meanHoldMs } from '../model/index.ts';
 
 /** What the search covers. */
-export interface SearchSpace {
+interface SearchSpace {
   model: ModelParams;
   load: number;
   /** Fixed hedge delays, ms. */

@@ -12,7 +12,7 @@ import { mixtureQuantile } from './fit-service.ts';
 import { searchConfigs } from './recommend-space.ts';
 
 /** What to recommend for. */
-export interface RecommendOptions {
+interface RecommendOptions {
   model: ModelParams;
   /** The user's expected load ρ (utilisation without hedging). */
   load: number;
@@ -46,7 +46,7 @@ export interface Candidate {
 }
 
 /** The recommendation and its evidence. */
-export interface Recommendation {
+interface Recommendation {
   percentile: 99 | 99.9;
   load: number;
   maxRequestsPerCall: number;
@@ -64,7 +64,7 @@ export interface Recommendation {
   replicas: number;
 }
 
-export const SWEEP_LOADS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95];
+const SWEEP_LOADS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95];
 
 /** Simulates the grid and the sweep; deterministic for its options. */
 export function recommend(o: RecommendOptions): Recommendation {

@@ -17,7 +17,7 @@ import { Client } from 'undici';
 import { ClockUnavailableError } from './errors.ts';
 
 /** One exchange: t0 = request written, t1 = reply received (our clock), ts = the server's clock, ms. */
-export interface ClockSample {
+interface ClockSample {
   t0: number;
   ts: number;
   t1: number;
@@ -34,7 +34,7 @@ export interface ClockOffset {
 }
 
 /** Options of measureClockOffset. */
-export interface MeasureClockOffsetOptions {
+interface MeasureClockOffsetOptions {
   /** Target origin, `http://host:port`. */
   target: string;
   /** The clock route (default `/clock`, answering `{ nowMs }`). */

@@ -6,7 +6,7 @@
 import { EXIT_CODES } from '../library/index.ts';
 
 /** One line for any error that reaches the top: code and message, never a stack trace. */
-export function describeError(err: unknown): string {
+function describeError(err: unknown): string {
   const e = err as { code?: string; message?: string; path?: string; syscall?: string };
   if (e && e.code === 'ENOENT' && e.path) {
     return `HB_FILE_MISSING: cannot ${e.syscall ?? 'open'} ${e.path}: no such file or directory; check the path`;
@@ -19,7 +19,7 @@ export function describeError(err: unknown): string {
 }
 
 /** The exit status an error ends a command with: its `exitCode` (HedgebenchError), else 1. */
-export function exitCodeOf(err: unknown): number {
+function exitCodeOf(err: unknown): number {
   const c = (err as { exitCode?: unknown } | null)?.exitCode;
   return typeof c === 'number' && Number.isInteger(c) && c > 0 ? c : EXIT_CODES.failed;
 }

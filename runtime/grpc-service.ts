@@ -10,12 +10,6 @@ export const GRPC_SERVICE = 'hedgebench.Target';
 export const GRPC_WORK_PATH = `/${GRPC_SERVICE}/Work`;
 export const GRPC_PING_PATH = `/${GRPC_SERVICE}/Ping`;
 
-/** One attempt: call index, and the attempt number (absent = from `grpc-previous-rpc-attempts` + 1). */
-export interface WorkRequest {
-  call: number;
-  attempt?: number;
-}
-
 /** What the server measured for the attempt that answered. */
 export interface WorkReply {
   queueMs: number;

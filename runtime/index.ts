@@ -5,7 +5,6 @@ export {
   CLOCK_SAMPLES,
   CLOCK_TIMEOUT_MS,
   type ClockOffset,
-  type ClockSample,
   estimateClockOffset,
   measureClockOffset,
 } from './clock-offset.ts';
@@ -19,7 +18,6 @@ export {
   PREVIOUS_ATTEMPTS_KEY,
   TARGET_SERVICE,
   type WorkReply,
-  type WorkRequest,
 } from './grpc-service.ts';
 export { type MachineCpu, startCpuMeter } from './machine-cpu.ts';
 export { openFilesLimit } from './open-files.ts';
@@ -29,5 +27,5 @@ export { createStreamRecorder, type StreamRecorder, type StreamRecorderStats } f
 export { SystemClock, type SystemClockOptions } from './system-clock.ts';
 export { isLocalTargetHost } from './target-host.ts';
 export { TEST_HOLD_ENV, testHold } from './test-hold.ts';
-export { type TrafficPlan, trafficLine } from './traffic-line.ts';
-export { wholeNumber, wholeNumberOption } from './whole-number.ts';
+export { trafficLine } from './traffic-line.ts';
+export { wholeNumberOption } from './whole-number.ts';

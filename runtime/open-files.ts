@@ -1,9 +1,9 @@
 // How many files this process may open (its RLIMIT_NOFILE soft limit), read from /proc/self/limits on Linux.
 //
 // Every attempt in flight holds a socket in the load generator and one in the target. A collapsing point
-// measured at ×10 on this machine sat at 19 970 attempts in flight for 80 s under a limit of 20 000: new
-// connects failed with EMFILE, so its in-flight count never reached the cap of 20 000 and the point did not
-// end as collapsed. The load generator keeps its cap below this limit instead (loadgen/options.ts).
+// whose cap is at or above this limit gets EMFILE on new connects before its in-flight count reaches the
+// cap, so it never ends as collapsed (docs/running.md, "Lanes: points in parallel"). The load generator
+// keeps its cap below this limit instead (loadgen/options.ts).
 
 import { readFileSync } from 'node:fs';
 

@@ -8,7 +8,7 @@ import { Redis, type RedisOptions } from 'ioredis';
  * offline queue, no silent resend of commands whose outcome is unknown); the caller keeps and retries
  * its own batch. Reconnects forever, backing off to at most 1 s.
  */
-export const FAIL_FAST_OPTIONS: Readonly<RedisOptions> = Object.freeze({
+const FAIL_FAST_OPTIONS: Readonly<RedisOptions> = Object.freeze({
   enableOfflineQueue: false,
   maxRetriesPerRequest: 0,
   autoResendUnfulfilledCommands: false,
@@ -17,7 +17,7 @@ export const FAIL_FAST_OPTIONS: Readonly<RedisOptions> = Object.freeze({
 });
 
 /** Options of redisFromUrl. */
-export interface RedisFromUrlOptions {
+interface RedisFromUrlOptions {
   /** Extra ioredis options; they override FAIL_FAST_OPTIONS. */
   redis?: RedisOptions;
   /** Called with connection errors, already redacted; default: ignored (the recorder counts failures). */

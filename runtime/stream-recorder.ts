@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 
 /** Options of createStreamRecorder. */
-export interface StreamRecorderOptions {
+interface StreamRecorderOptions {
   /** Lines per pipelined batch (default 500). */
   batchSize?: number;
   /** Longest time a line waits in memory before a write is attempted, ms (default 50). */

@@ -1,9 +1,8 @@
 // SystemClock: the real-time Clock (performance.now) with deadline-based timers that never fire early
 // and fire close to their deadline even with hundreds outstanding.
 //
-// Why not one setTimeout per timer: Node timers fire up to ~1 ms early (libuv's cached loop time) and,
-// with ~1 000 outstanding, up to ~5 ms late at p99 (bench/RESULTS.md, "The target server", "bare
-// setTimeout").
+// Why not one setTimeout per timer: Node timers fire up to ~1 ms early (libuv's cached loop time) and late
+// with many outstanding (bench/RESULTS.md, "Timers in one process, per waker").
 // Here all timers live in one heap ordered by (deadline, insertion order) and only the earliest
 // deadline is waited for, by one of two wakers:
 //  - 'thread' (default): a worker thread sleeps in Atomics.wait until the deadline (or `leadMs` before it,
@@ -11,7 +10,8 @@
 //    while waiting (runtime/thread-waker.ts);
 //  - 'poll': one coarse setTimeout until `leadMs` before the deadline, then one shared setImmediate
 //    poller — as precise on an idle machine, but it burns CPU while polling and, on an oversubscribed
-//    machine, the scheduler punishes the spinning process (see bench/RESULTS.md).
+//    machine, the scheduler punishes the spinning process (bench/RESULTS.md, "Wakers in the server, with the
+//    pool on the event loop").
 // Whatever wakes it, the clock is read and a timer fires only once performance.now() >= its deadline.
 
 import { performance } from 'node:perf_hooks';
@@ -32,10 +32,11 @@ export interface SystemClockOptions {
   leadMs?: number;
   /**
    * How long one poll turn may sleep (Atomics.wait, never past the earliest deadline) before it lets I/O
-   * run, ms: default 0.05 for 'poll', 0 (pure setImmediate polling) for 'thread'. Why: each setImmediate
-   * turn allocates ~300 B and a bare poller takes ~10^6 turns/s — hundreds of MB/s of garbage whose
-   * scavenges stop the sending loop for 1–2 ms every ~100 ms, the send-lag tail. Sleeping up to 50 µs per
-   * turn cuts turns ~100× (and the CPU burnt) and costs ~0.06 ms of wake-up slack (bench/RESULTS.md).
+   * run, ms: default 0.05 for 'poll', 0 (pure setImmediate polling) for 'thread'. Why: every setImmediate
+   * turn allocates, and a bare poller turns so often that its garbage's scavenges stop the sending loop
+   * often enough to make the send-lag tail. Sleeping a little per turn cuts the turns (and the CPU burnt)
+   * for a little wake-up slack (bench/RESULTS.md, "Send lag inside a run, undilated: the generator's
+   * priority").
    */
   pollSleepMs?: number;
   /**
@@ -48,12 +49,12 @@ export interface SystemClockOptions {
 }
 
 /** A TimerHandle that also tells its deadline on this clock (ms), so callers and tests can check it. */
-export interface SystemTimerHandle extends TimerHandle {
+interface SystemTimerHandle extends TimerHandle {
   readonly deadline: number;
 }
 
 /** Counters of a SystemClock, for benchmarks and for tests that prove nothing is left pending. */
-export interface SystemClockStats {
+interface SystemClockStats {
   /** Timers scheduled and neither fired nor cancelled. */
   pending: number;
   fired: number;

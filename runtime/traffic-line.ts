@@ -2,7 +2,7 @@
 // target): what will be sent, where, how fast and for how long — one wording for every such command.
 
 /** What a command is about to send to a service it did not build. */
-export interface TrafficPlan {
+interface TrafficPlan {
   /** The command, e.g. `probe`, `hedgebench run`. */
   who: string;
   /** The URL every request GETs. */

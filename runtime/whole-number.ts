@@ -4,7 +4,7 @@
 import { parsedOption } from './parsed-option.ts';
 
 /** The option's value as a whole number in [min, max], or null when its text is not one. */
-export function wholeNumber(raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | null {
+function wholeNumber(raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | null {
   const text = String(raw).trim();
   if (!/^[+-]?\d+$/.test(text)) return null;
   const n = Number(text);

@@ -3,7 +3,7 @@
 import { HedgebenchError } from '../library/index.ts';
 
 /** Base class of every simulator error. */
-export class SimulatorError extends HedgebenchError {}
+class SimulatorError extends HedgebenchError {}
 
 /** The bundled worker (dist/sim-worker.mjs) is missing or a worker thread died. */
 export class SimWorkerError extends SimulatorError {

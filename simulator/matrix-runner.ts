@@ -37,7 +37,7 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
 }
 
 /** The bundled worker: next to this file when running from dist/, else dist/sim-worker.mjs of the package. */
-export function defaultWorkerUrl(): URL {
+function defaultWorkerUrl(): URL {
   const sibling = new URL('./sim-worker.mjs', import.meta.url);
   if (sibling.protocol === 'file:' && existsSync(fileURLToPath(sibling))) return sibling;
   return pathToFileURL(join(packageRoot(), 'dist', 'sim-worker.mjs'));
@@ -105,7 +105,7 @@ function runOnWorkers(
     };
     for (let k = 0; k < threads; k++) {
       // A larger young generation: a point allocates many short-lived objects per call, and fewer
-      // scavenges promote fewer of them (measured ~10 % less CPU with a 64 MB semi-space).
+      // scavenges promote fewer of them, which saves CPU (bench/RESULTS.md, "The simulator").
       const w = new Worker(url, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GEN_MB } });
       workers.push(w);
       w.on('message', (reply: WorkerReply) => {

@@ -122,10 +122,10 @@ export interface SimResult {
  * Default memory guard: 50 000 attempts in flight. With 16 workers that is a queue of ~45 s of work — long
  * past any doubt about collapse — and it keeps a collapsing point's state to a few tens of MB.
  */
-export const DEFAULT_MAX_IN_FLIGHT = 50_000;
+const DEFAULT_MAX_IN_FLIGHT = 50_000;
 
 /** Most timeline samples kept per point (memory stays flat for long points). */
-export const TIMELINE_CAP = 1 << 17;
+const TIMELINE_CAP = 1 << 17;
 
 /** Simulates one point to the end; deterministic for the point (same input, same result). */
 export function runPoint(point: Point, options: RunPointOptions = {}): SimResult {
@@ -255,7 +255,7 @@ class PointSimulation {
       sendLagP99Ms: null,
       valid: true,
     });
-    // Only a tied point's row carries the extra work, so a file without one keeps its columns (points-csv.ts).
+    // Only a tied point's row carries the extra work, so a file without one keeps its columns (contract/points-csv.ts).
     const row = p.config.tied === undefined ? built : { ...built, extra_service_share: extraServiceShare };
     return {
       key: pointKey(p),

@@ -9,7 +9,7 @@ import type { SimResult } from './run-point.ts';
 import { formatSimTables } from './table.ts';
 
 /** What simulateMatrix wrote and computed. */
-export interface SimulateOutcome {
+interface SimulateOutcome {
   results: SimResult[];
   pointsCsvPath: string;
   evidencePath: string;

@@ -50,7 +50,7 @@ export class TiedCalls {
     callsBothRan: 0,
   };
   // The ties of calls in progress, by call index; a cancel in flight or a copy in a pool holds its tie itself.
-  // (A WeakMap by CallState made a tied point 4–5× slower than the same hedge: its ephemerons cost the GC.)
+  // (Not a WeakMap by CallState: its ephemerons cost the GC, and a tied point ran far slower than the same hedge.)
   private readonly ties = new Map<number, TiedCall>();
 
   constructor(

@@ -11,7 +11,7 @@ import type { Target } from './target.ts';
 import { tokenCheck } from './token.ts';
 
 /** Largest accepted control body (PUT /config); larger bodies get 413. */
-export const BODY_LIMIT = '16kb';
+const BODY_LIMIT = '16kb';
 
 /** Builds the express app around `target`; `token` (if set) guards the control routes. */
 export function createApp(target: Target, metrics: TargetMetrics, token: string | null): Express {

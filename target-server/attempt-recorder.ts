@@ -10,10 +10,10 @@ import type { TargetStats } from './target-stats.ts';
 import { throttledLog } from './throttled-log.ts';
 
 /** How long PUT /config waits for the previous point's records to reach Redis. */
-export const RECORDER_CLOSE_MS = 10_000;
+const RECORDER_CLOSE_MS = 10_000;
 
 /** A recorder on `cfg`'s attempts stream, or null when `cfg` records nothing (or there is no Redis). */
-export function openAttemptRecorder(
+function openAttemptRecorder(
   redis: Redis | null,
   cfg: ServerConfig,
   onLog: (message: string) => void,
@@ -24,7 +24,7 @@ export function openAttemptRecorder(
 }
 
 /** Flushes and closes `rec` (waiting at most `timeoutMs`); returns its final counters. */
-export async function closeAttemptRecorder(
+async function closeAttemptRecorder(
   rec: StreamRecorder,
   key: string,
   timeoutMs: number,

@@ -117,7 +117,7 @@ function serveGrpcWork(target: Target, call: WorkCall, callback: WorkCallback): 
  * The call index from the request, the attempt from the request or else from `grpc-previous-rpc-attempts`
  * + 1 (grpc-js sends the same message on every hedge and numbers them in this metadata only).
  */
-export function parseWorkRequest(request: unknown, metadata: Metadata): { call: number; attempt: number } {
+function parseWorkRequest(request: unknown, metadata: Metadata): { call: number; attempt: number } {
   const body = (typeof request === 'object' && request !== null ? request : {}) as Record<string, unknown>;
   const callIndex = wholeNumber(body.call, 'call', 0, MAX_CALL);
   if (body.attempt !== undefined)

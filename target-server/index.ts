@@ -1,7 +1,7 @@
 // The target-server part's public surface.
 
 export { POOL_MODES, type PoolMode } from './attempt-pool.ts';
-export { PoolBacklogError, PoolThreadError, TargetOptionsError } from './errors.ts';
+export { TargetOptionsError } from './errors.ts';
 export { readClockSkew } from './run.ts';
 export { targetServerCommand } from './target-command.ts';
 export {

@@ -7,9 +7,9 @@
 import { Pool } from 'undici';
 
 /** Peer cancels that cannot connect within this fail, ms (a down peer; undici's timers are coarse). */
-export const PEER_CONNECT_TIMEOUT_MS = 2_000;
+const PEER_CONNECT_TIMEOUT_MS = 2_000;
 /** … or get no answer within this, ms. */
-export const PEER_ANSWER_TIMEOUT_MS = 5_000;
+const PEER_ANSWER_TIMEOUT_MS = 5_000;
 /**
  * Connections to each peer: a cancel waits for a free one (undici pipelines no POST), and while either event
  * loop stalls every connection in use stays busy, so there are enough for a burst of starts.

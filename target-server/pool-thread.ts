@@ -19,7 +19,7 @@ import { POOL_THREAD_SOURCE } from './pool-thread-source.ts';
 import { PoolThreadStats } from './pool-thread-stats.ts';
 
 /** Options of the pool thread. */
-export interface PoolThreadOptions extends PoolOptions {
+interface PoolThreadOptions extends PoolOptions {
   /** 'rt' asks for SCHED_FIFO (falls back to normal, logged, when not permitted). */
   priority: 'rt' | 'normal';
   /** Command ring rows (power of two, default 65 536). */
@@ -30,7 +30,7 @@ export interface PoolThreadOptions extends PoolOptions {
 }
 
 /** The SCHED_FIFO priority of the pool thread: above the load generator's `chrt -f 10`. */
-export const POOL_THREAD_RT_PRIORITY = 20;
+const POOL_THREAD_RT_PRIORITY = 20;
 const DEFAULT_CAPACITY = 1 << 16;
 const READY_TIMEOUT_MS = 10_000;
 

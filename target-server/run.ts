@@ -9,7 +9,7 @@ import type { MainLoopStall } from './main-loop-stall.ts';
 import { createTargetServer } from './target-server.ts';
 
 /** The process-level settings (CLI flags and environment). */
-export interface RunOptions {
+interface RunOptions {
   host: string;
   port: number;
   /** Also listen for gRPC on this port (0 = any free one); absent = HTTP only. */
@@ -32,10 +32,7 @@ export interface RunOptions {
 }
 
 /** Reads the control token from `tokenFile`, else HEDGEBENCH_TOKEN; null when neither is set. */
-export function readToken(
-  tokenFile: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): string | null {
+function readToken(tokenFile: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
   if (tokenFile !== undefined) {
     let text: string;
     try {

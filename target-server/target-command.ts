@@ -6,7 +6,7 @@ import { reportFatal } from '../runtime/index.ts';
 import { runTargetServer } from './run.ts';
 
 /** Flags of `hedgebench target-server`. */
-export interface TargetServerArgs {
+interface TargetServerArgs {
   host: string;
   port: number;
   'grpc-port'?: number;

@@ -32,7 +32,7 @@ const DROPPED: PoolTicket = Object.freeze({ cancel() {} });
 const NO_PEERS: readonly number[] = Object.freeze([]);
 
 /** Distinct client addresses /stats counts one by one (a bound, so a scan cannot grow the map forever). */
-export const CLIENT_ADDRESSES_MAX = 64;
+const CLIENT_ADDRESSES_MAX = 64;
 
 /** The target's state; one per server. */
 export class Target {

@@ -1,8 +1,8 @@
 // GET /work on node:http directly: the route that carries the load (POST /peer-cancel, as frequent on a tied
-// point, is the other one: peer-cancel-route.ts). Every other route stays in the express app. Why: on this 2-core VM express cost ~500 µs of CPU per request at 1 000 req/s (router,
-// res.json, header helpers, their garbage), the target's main thread ran at 0.6–0.8 of a core at load 0.95,
-// and that CPU queueing — not the model — was the tail of every response (bench/RESULTS.md, "The target
-// server").
+// point, is the other one: peer-cancel-route.ts). Every other route stays in the express app. Why: express
+// costs CPU on every request (router, res.json, header helpers, their garbage), which at the study's loads
+// keeps the target's main thread busy enough that its CPU queueing — not the model — becomes the tail of every
+// response (bench/RESULTS.md, "The target's main thread: node:http against express").
 // Behaviour is the express route's: same parameters, same errors (JSON, codes), same cancellation. A tied
 // point's copy also names its siblings' replicas (`peers=1,3`), and one a sibling's server cancelled is answered 410.
 

@@ -11,7 +11,7 @@ import { SCHEMA } from './charts.ts';
 import { pointTip } from './point-tip.ts';
 
 /** One cell of the grid. */
-export interface AgreementDatum {
+interface AgreementDatum {
   config: string;
   load: string;
   seed: string;

@@ -15,7 +15,7 @@ export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
 export const CHART = Object.freeze({ width: 440, latencyHeight: 260, panelHeight: 160, yAxisExtent: 56 });
 
 /** Per time bin of a collapsed point: median and max latency of the calls intended in the bin. */
-export interface TimelineDatum {
+interface TimelineDatum {
   t_s: number;
   series: string;
   value: number;
@@ -142,7 +142,7 @@ export function chartName(kind: string, ...parts: string[]): string {
 }
 
 /** One bar segment of the attribution chart: the mean of one part over a point's calls (all, or the tail). */
-export interface AttributionDatum {
+interface AttributionDatum {
   point: string;
   calls: 'all calls' | 'slowest 1 %';
   part: Component;

@@ -32,7 +32,7 @@ function statusLabel(s: MarkStatus, reasons: readonly string[]): string {
 }
 
 /** What one latency chart shows and on which axes. */
-export interface LatencyChartInput {
+interface LatencyChartInput {
   title: string;
   /** One line each, so a long explanation does not widen the chart. */
   subtitle: string[];

@@ -13,7 +13,7 @@ export const CHARTED_PERCENTILES = ['p99', 'p99.9'] as const satisfies readonly 
 export type MarkStatus = 'simulated' | 'measured' | 'open' | 'invalid';
 
 /** One percentile of one point and source. `low`/`high` only on real points (the 95 % interval). */
-export interface LatencyDatum {
+interface LatencyDatum {
   load: number;
   /** The load, nudged per seed and source so that marks of one load sit side by side, not on each other. */
   x: number;
@@ -32,7 +32,7 @@ export interface LatencyDatum {
 }
 
 /** A load at which a side collapsed: a marker at the top of the chart instead of a percentile. */
-export interface CollapseDatum {
+interface CollapseDatum {
   load: number;
   x: number;
   label: string;

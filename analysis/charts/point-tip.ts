@@ -10,7 +10,7 @@ import { pointVerdictText } from '../judge/point-verdict.ts';
 const ms = (v: number | null | undefined) => formatMs(v, { missing: '—' });
 
 /** A real percentile's 95 % interval in words; says when the sample cannot bound it. */
-export function intervalText(iv: PercentileInterval | null | undefined): string {
+function intervalText(iv: PercentileInterval | null | undefined): string {
   if (!iv) return '';
   const low = iv.lowOpen ? `open below (sample min ${ms(iv.low)})` : ms(iv.low);
   const high = iv.highOpen
@@ -20,7 +20,7 @@ export function intervalText(iv: PercentileInterval | null | undefined): string 
 }
 
 /** The first line of every tip of a point: configuration, load, cancellation mode, seed. */
-export function pointTitle(p: Pick<PointAnalysis, 'id'>): string {
+function pointTitle(p: Pick<PointAnalysis, 'id'>): string {
   const { config, load, cancellation, seed } = p.id;
   return `${config} · load ${formatLoad(load)} · cancellation ${cancellation} · seed ${seed}`;
 }

@@ -4,7 +4,7 @@
 // script that shows the same text at once, in a box, as the pointer moves over a mark.
 
 /** The class of a mark that has a tip; the page's script and the browser test look for it. */
-export const TIP_CLASS = 'hb-tip';
+const TIP_CLASS = 'hb-tip';
 
 /**
  * Gives each described mark of a vega SVG a <title> with its description, and lets the pointer through

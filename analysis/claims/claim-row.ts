@@ -8,7 +8,7 @@ import type { CallSample } from '../judge/block-bootstrap.ts';
 export type { LatencyColumn };
 
 /** A percentile's 95 % interval as comparison.csv writes it: null end = open (the sample cannot bound it). */
-export interface ClaimInterval {
+interface ClaimInterval {
   low: number | null;
   high: number | null;
 }
@@ -25,7 +25,7 @@ export type ClaimRow = Omit<PointRow, 'source'> & {
   collapseUndecided?: string;
   /**
    * A real point's measured successful calls, read when a check first asks (null: unreadable). Two rows
-   * that both have one are compared paired by call (paired-difference.ts), not by their own intervals.
+   * that both have one are compared paired by call (block-bootstrap.ts), not by their own intervals.
    */
   sample?: () => CallSample | null;
 };

@@ -21,7 +21,7 @@ export interface ClaimDefinition {
 }
 
 /** A claim's verdict on one seed of one source. */
-export interface SeedJudgement {
+interface SeedJudgement {
   seed: number;
   verdict: ClaimVerdict;
   checks: Check[];
@@ -29,7 +29,7 @@ export interface SeedJudgement {
 }
 
 /** Evaluates a claim on one seed. */
-export function judgeSeed(
+function judgeSeed(
   def: ClaimDefinition,
   rows: readonly ClaimRow[],
   source: string,

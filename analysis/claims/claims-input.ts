@@ -24,7 +24,7 @@ import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
 
 /** The rows of a folder, every source, and what a reader must know about them. */
-export interface ClaimsInput {
+interface ClaimsInput {
   kind: 'run' | 'simulation';
   rows: ClaimRow[];
   /** Sources present, in the order sim, real, sim+net, then any other alphabetically. */
@@ -120,7 +120,7 @@ export function claimRowsOfRun(a: RunAnalysis, pointsCsv: readonly PointRow[]): 
 }
 
 /** Rows with the notes that qualify them. */
-export interface ClaimRows {
+interface ClaimRows {
   rows: ClaimRow[];
   notes: string[];
 }

@@ -84,7 +84,7 @@ function presetOf(claim: number): string {
  * One line per claim and source, except a claim this matrix has no points for on any source: one line
  * naming the preset that decides it, instead of a line per missing point.
  */
-export function claimLines(results: readonly ClaimResult[]): string[] {
+function claimLines(results: readonly ClaimResult[]): string[] {
   const out: string[] = [];
   for (const d of CLAIMS) {
     const mine = results.filter((r) => r.claim === d.claim);

@@ -22,7 +22,7 @@ function pad(s: string, w: number): string {
 }
 
 /** Which seed gave which verdict: `holds in seeds 1, 2; fails in seed 3`. */
-export function seedSplit(r: ClaimResult): string {
+function seedSplit(r: ClaimResult): string {
   const verdicts = [...new Set(r.perSeed.map((s) => s.verdict))];
   return verdicts
     .map((v) => {

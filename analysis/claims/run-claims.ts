@@ -9,7 +9,7 @@ import { formatClaimsTable } from './claims-table.ts';
 import { CLAIMS, evaluateClaims } from './evaluate.ts';
 
 /** What `claims` produced. */
-export interface ClaimsOutcome {
+interface ClaimsOutcome {
   results: ClaimResult[];
   sources: string[];
   /** The table, reasons and seed line, as printed. */

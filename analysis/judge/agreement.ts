@@ -15,7 +15,7 @@ export function metricWords(m: MarginMetric): string {
 const pct = (x: number) => `${+(x * 100).toFixed(2)} %`;
 
 /** How far a line's interval of the difference reaches, in the margin's terms (a fraction, or absolute). */
-export function reach(r: ComparisonRow): number | null {
+function reach(r: ComparisonRow): number | null {
   if (r.diffCiLow === null || r.diffCiHigh === null || r.sim === null) return null;
   const far = Math.max(Math.abs(r.diffCiLow), Math.abs(r.diffCiHigh));
   return isRelativeMargin(r.metric as MarginMetric) ? (r.sim === 0 ? null : far / Math.abs(r.sim)) : far;

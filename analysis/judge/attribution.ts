@@ -42,7 +42,7 @@ export const COMPONENT_TEXT: Readonly<Record<Component, string>> = {
 };
 
 /** The offset of the target's clock from the generator's, as the point measured it. */
-export interface ClockOffset {
+interface ClockOffset {
   /** Target clock − generator clock, ms (absolute performance.now readings). */
   offsetMs: number;
   /** ± bound of offsetMs (half the best round trip, plus half the drift between start and end). */

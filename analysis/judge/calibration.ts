@@ -26,7 +26,7 @@ export interface Calibration {
 }
 
 /** Identifies the calibration point when its rows are missing. */
-export interface CalibrationPointId {
+interface CalibrationPointId {
   config: string;
   load: number;
   cancellation: string;

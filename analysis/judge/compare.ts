@@ -35,7 +35,7 @@ export interface PointId extends DimCells {
 }
 
 /** One point's inputs to its comparison lines. */
-export interface PointComparisonInput {
+interface PointComparisonInput {
   id: PointId;
   sim?: PointRow;
   real?: PointRow;

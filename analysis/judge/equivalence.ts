@@ -11,7 +11,7 @@ import {
 } from '../../model/index.ts';
 
 /** What the interval of a difference says against its margin. */
-export type Equivalence = 'agrees' | 'diverges' | 'undecided';
+type Equivalence = 'agrees' | 'diverges' | 'undecided';
 
 /** A tiny slack so a bound printed exactly on the margin counts as inside it. */
 const EPS = 1e-9;

@@ -17,7 +17,7 @@ import type { RealPoint } from '../read/real-row.ts';
 import type { Attribution } from './attribution.ts';
 
 /** Where the samples came from. */
-export type TransportOrigin = 'attribution' | 'residence';
+type TransportOrigin = 'attribution' | 'residence';
 
 /** The transport of a run and how it was derived. */
 export interface MeasuredTransport {

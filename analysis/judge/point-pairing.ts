@@ -13,7 +13,7 @@ import { type CallTable, okLatencies, realCallTable, simCallTable } from './call
 import { type PointDiffs, pairedDiffs, unpairedDiffs } from './paired-comparison.ts';
 
 /** What pairing a point with a simulation gives. */
-export interface PairedPoint {
+interface PairedPoint {
   diffs: PointDiffs;
   /** real − real′ at each latency percentile: what the harness's parts added (absent: not subtracted). */
   harness: Partial<Record<LatencyMetric, number>>;
@@ -22,7 +22,7 @@ export interface PairedPoint {
 }
 
 /** How to set the measurement against the simulation. */
-export interface PairingMode {
+interface PairingMode {
   /** The service draws its own service times (a foreign target): two independent samples, nothing split. */
   independent: boolean;
   /** Take each call's harness parts out of the measurement (against sim); false against sim+net. */

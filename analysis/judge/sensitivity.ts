@@ -17,7 +17,7 @@ import type { PointAnalysis } from './point-analysis.ts';
 import { METRICS, type Metric } from './verdict.ts';
 
 /** One perturbed point: what the perturbation does to it in the model, and what the verdict said. */
-export interface SensitivityPoint {
+interface SensitivityPoint {
   point: PointAnalysis;
   /** The metrics the perturbed simulation moves past their margins ('collapse': one side collapses). */
   moved: Metric[];
@@ -36,7 +36,7 @@ export interface SensitivityPoint {
 }
 
 /** One perturbation over its points. */
-export interface SensitivityCase {
+interface SensitivityCase {
   perturb: string;
   points: SensitivityPoint[];
   /** Affected points the verdict flagged, and all affected points (judged ones). */

@@ -1,7 +1,6 @@
 // The hypervisor's share of the machine a point was measured on. On a virtual machine, steal is time a vCPU
-// was ready to run and got no physical core: it delays every timer of the harness at once, for minutes. On
-// this project's 2-core VM, send-lag p99 per 30 s of a 52-minute run followed it (r = 0.91 over 103 windows):
-// median 1.3 wall-ms below 1 % steal, 2.2 at 1–3 %, 3.7 at 3–6 %, 6.0 above (bench/RESULTS.md, 2026-12-03).
+// was ready to run and got no physical core: it delays every timer of the harness at once, for minutes, and
+// send lag follows it closely (bench/RESULTS.md, "The hypervisor's steal").
 
 /** At or above this share, an invalid point's reasons name the hypervisor. */
 export const STEAL_NOTE_SHARE = 0.03;

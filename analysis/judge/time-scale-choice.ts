@@ -11,12 +11,12 @@ import { roundTrips } from './attribution.ts';
 export const AUTO_MARGIN = 0.8;
 
 /**
- * How far one probe's reading moves from run to run on one machine with the host quiet: about 3× between the
- * lowest and highest of several probes, i.e. × or ÷ 1.7 around the middle (bench/RESULTS.md, '"auto": how
- * steady the time-scale choice is'). The choice must hold for the run after the probe, which may read that
- * much higher: k is chosen for a reading this many times the probe's.
+ * How far one probe's reading moves from run to run on one machine with the host quiet, as a factor either
+ * side of the middle: the square root of the spread between the lowest and highest of several readings
+ * (bench/RESULTS.md, '"auto": how steady the time-scale choice is'). The choice must hold for the run after
+ * the probe, which may read that much higher: k is chosen for a reading this many times the probe's.
  */
-export const AUTO_HOST_DRIFT = 1.7;
+const AUTO_HOST_DRIFT = 1.7;
 
 /** The harness's own delays as the auto probe measured them, wall-clock ms (null = not measured). */
 export interface HarnessDelays {

@@ -71,7 +71,7 @@ export interface RawAttempts {
 }
 
 /** A tied point's peer cancels, per attempt. Times are epoch ms on the servers' shared clock, never scaled. */
-export interface RawPeerCancels {
+interface RawPeerCancels {
   /** When the attempt's server sent its peer cancels (it started the attempt); NaN: none. */
   sentMs: Float64Array;
   /** When the first peer cancel for the attempt arrived; NaN: none. */

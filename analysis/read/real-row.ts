@@ -194,8 +194,8 @@ export function readRealPoint(runDir: string, entry: ManifestPoint, matrix: Matr
     valid: invalidReasons.length === 0,
   });
   if (!Number.isFinite(busyMs)) row.utilization = null;
-  // A matrix with tied points gives every row its extra work, as the simulated rows have it (points-csv.ts
-  // writes the column only then): hedges' losers read against tied copies'.
+  // A matrix with tied points gives every row its extra work, as the simulated rows have it
+  // (contract/points-csv.ts writes the column only then): hedges' losers read against tied copies'.
   if (matrix.configs.some((c) => c.tied !== undefined)) {
     row.extra_service_share = attempts ? extraServiceShare(calls, attempts) : null;
   }

@@ -1,6 +1,6 @@
 // The service's state over a real point, rebuilt from the server's attempt records: attempts queued and
 // in flight, sampled at each arrival (what an arrival sees is the time average, PASTA). The collapse
-// criterion (analysis/collapse.ts) reads it exactly as it reads the simulator's timeline.
+// criterion (contract/collapse.ts) reads it exactly as it reads the simulator's timeline.
 
 import type { Timeline } from '../../contract/index.ts';
 import type { RawAttempts } from './raw-files.ts';

@@ -29,7 +29,7 @@ export function entryPoint(entry: ManifestPoint, matrix: Matrix): Point | null {
 }
 
 /** Reads sim-calls/<slug>.csv (throws RawFileError naming the line on a bad file). */
-export function readSimCallsCsv(path: string): SimCalls {
+function readSimCallsCsv(path: string): SimCalls {
   return parseSimCalls(readFileSync(path, 'utf8'), path);
 }
 

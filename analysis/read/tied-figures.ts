@@ -8,7 +8,7 @@ import { modelMs } from '../../model/index.ts';
 import type { PointStatus, RawAttempts, RawCalls } from './raw-files.ts';
 
 /** A tied point's peer cancels over its measured calls (counted as the simulator's SimResult.tied counts them). */
-export interface PeerCancelFigures {
+interface PeerCancelFigures {
   /** Cancels sent: each copy that started cancels every other copy of its call. */
   sent: number;
   /** … that removed a queued copy. */

@@ -12,7 +12,7 @@ import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 
 /** The section's heading (tests look for it). */
-export const DETECTION_HEADING = 'What this run could have detected';
+const DETECTION_HEADING = 'What this run could have detected';
 
 function cell(p: PointAnalysis, metric: Metric): string {
   const r = p.rows.find((x) => x.metric === metric);

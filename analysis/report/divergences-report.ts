@@ -16,7 +16,7 @@ function num(r: ComparisonRow, v: number | null): string {
 }
 
 /** `[low, high]` of sim − real′, an open end as ∞. */
-export function diffInterval(r: ComparisonRow): string {
+function diffInterval(r: ComparisonRow): string {
   if (r.diffCiLow === null && r.diffCiHigh === null) return DASH;
   const lo = r.diffCiLow === null ? '−∞' : num(r, r.diffCiLow);
   const hi = r.diffCiHigh === null ? '∞' : num(r, r.diffCiHigh);

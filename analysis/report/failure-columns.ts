@@ -7,7 +7,7 @@ import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { pct } from './report-cells.ts';
 
 /** One optional column: its head and its cell for a row (— when the row has no value). */
-export interface FailureColumn {
+interface FailureColumn {
   head: string;
   cell: (r: PointRow | undefined) => string;
 }

@@ -5,7 +5,7 @@ import type { RunAnalysis } from '../judge/run-analysis.ts';
 import type { Block } from './report-doc.ts';
 
 /** The heading of the section (tests look for it). */
-export const FOREIGN_HEADING = 'A foreign service: a statistical comparison';
+const FOREIGN_HEADING = 'A foreign service: a statistical comparison';
 
 /** The section's blocks; none when the run measured hedgebench's own target server. */
 export function foreignBlocks(a: RunAnalysis): Block[] {

@@ -13,7 +13,7 @@ import { ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 
 /** The slow replica of a point in words, e.g. `replica 0 (service × 2)`; null when none is slow. */
-export function slowReplicaText(p: PointAnalysis): string | null {
+function slowReplicaText(p: PointAnalysis): string | null {
   const slow = p.replicas?.find((r) => r.slow);
   return slow ? `replica ${slow.replica} (service × ${p.entry.dims?.slowReplica})` : null;
 }

@@ -12,7 +12,7 @@ import type { Block } from './report-doc.ts';
  * What the verdict rests on, in one sentence: the pairing, and the smallest divergence the run could have
  * caught per metric (the median over its judged points; the detection section gives each point's).
  */
-export function restsOnLine(a: RunAnalysis): string {
+function restsOnLine(a: RunAnalysis): string {
   const rows = a.points.flatMap((p) => p.rows);
   const parts: string[] = [];
   for (const m of Object.keys(a.margins) as MarginMetric[]) {

@@ -10,7 +10,7 @@ import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 
 /** The section's heading (tests look for it). */
-export const SENSITIVITY_HEADING = 'Sensitivity: what the verdict caught';
+const SENSITIVITY_HEADING = 'Sensitivity: what the verdict caught';
 
 /** The section's blocks; none when the matrix perturbs nothing. */
 export function sensitivityBlocks(a: RunAnalysis): Block[] {

@@ -12,10 +12,10 @@ import { configLabel } from './point-label.ts';
 import type { Block } from './report-doc.ts';
 
 /** What a pair of verdicts (sim, sim+net) on the same metric says. */
-export type GapReading = 'transport' | 'model' | 'transport-overshoots';
+type GapReading = 'transport' | 'model' | 'transport-overshoots';
 
 /** The reading of one metric where sim and sim+net were both judged, or null when they say the same. */
-export function gapReading(sim: ComparisonRow, net: ComparisonRow): GapReading | null {
+function gapReading(sim: ComparisonRow, net: ComparisonRow): GapReading | null {
   const judged = (r: ComparisonRow) => r.verdict === 'agrees' || r.verdict === 'diverges';
   if (!judged(sim) || !judged(net)) return null;
   if (sim.verdict === 'diverges' && net.verdict === 'agrees') return 'transport';

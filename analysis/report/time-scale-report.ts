@@ -10,10 +10,10 @@ import type { RunAnalysis } from '../judge/run-analysis.ts';
 import type { Block } from './report-doc.ts';
 
 /** Agreement the curve asks for before it says "agrees from k" (a share of the non-collapsed metrics). */
-export const CURVE_GOAL = 0.9;
+const CURVE_GOAL = 0.9;
 
 /** Agreement at one time scale: metrics of non-collapsed points, and how many agree, overall and per load. */
-export interface CurvePoint {
+interface CurvePoint {
   k: number;
   agrees: number;
   metrics: number;

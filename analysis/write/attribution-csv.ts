@@ -12,7 +12,7 @@ import {
 import { type Attribution, COMPONENTS } from '../judge/attribution.ts';
 
 /** The percentiles of one sample (copied and sorted here). */
-export function summarizeSample(
+function summarizeSample(
   xs: Float64Array,
 ): Pick<AttributionRow, 'n' | 'p50' | 'p99' | 'p999' | 'max' | 'mean'> {
   const n = xs.length;
@@ -32,7 +32,7 @@ export function summarizeSample(
 }
 
 /** The part of attribution.csv that is a tied point's peer cancel, sent → arrived (no part of any latency). */
-export const TIE_CANCEL_PART = 'tie_cancel';
+const TIE_CANCEL_PART = 'tie_cancel';
 
 /**
  * The rows of one point: each part, then latency, transit, latency without harness, and the sim row; a tied

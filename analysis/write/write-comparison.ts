@@ -25,7 +25,7 @@ import { calibrationLines } from '../judge/time-scale-calibration.ts';
 import { attributionRows } from './attribution-csv.ts';
 
 /** What `compare` produced. */
-export interface CompareResult {
+interface CompareResult {
   analysis: RunAnalysis;
   /** Paths written, in order. */
   files: string[];
@@ -41,7 +41,7 @@ export interface CompareResult {
 }
 
 /** comparison.txt: the summary, calibration and sim+net lines, then the notes — what `compare` prints. */
-export function comparisonText(a: RunAnalysis): string {
+function comparisonText(a: RunAnalysis): string {
   const notes = a.notes.map((n) => `note: ${n}`);
   const lines = [
     formatSummaryLine(a.summary),
@@ -54,7 +54,7 @@ export function comparisonText(a: RunAnalysis): string {
 }
 
 /** The agreement headline over the matrix's points (the calibration point has its own line). */
-export function agreementOf(a: RunAnalysis): string {
+function agreementOf(a: RunAnalysis): string {
   return agreementLine(
     a.points.flatMap((p) => p.rows),
     a.margins,

@@ -29,7 +29,7 @@ import { fidelityCurve, fidelityCurveSpec } from '../report/time-scale-report.ts
 import { compareRunFolder } from './write-comparison.ts';
 
 /** What `report` produced. */
-export interface ReportResult {
+interface ReportResult {
   analysis: RunAnalysis;
   /** Paths written, in order (comparison files, charts, report.md, report.html). */
   files: string[];

@@ -76,7 +76,7 @@ export class AgentRegistry {
 }
 
 /** True when `pid` on `host` is alive AND its command line contains `match` (a reused pid is left alone). */
-export async function isOurProcess(host: Host, pid: number, match: string): Promise<boolean> {
+async function isOurProcess(host: Host, pid: number, match: string): Promise<boolean> {
   if (!(await host.isAlive(pid))) return false;
   const r = await host.exec(['ps', '-o', 'args=', '-p', String(pid)], { timeoutMs: 15_000 });
   return r.exitCode === 0 && r.stdout.includes(match);
@@ -87,7 +87,7 @@ export async function isOurProcess(host: Host, pid: number, match: string): Prom
  * own group (started detached) and their lease guard is in it, so a group found this way is one agent —
  * redis-server included, though it rewrites its own title.
  */
-export async function groupsCarrying(host: Host, token: string): Promise<number[]> {
+async function groupsCarrying(host: Host, token: string): Promise<number[]> {
   const r = await host.exec(['ps', '-eo', 'pgid=,stat=,args='], { timeoutMs: 15_000 });
   if (r.exitCode !== 0) throw new Error(`ps failed on host ${host.name}: ${r.stderr.trim()}`);
   // The lease file's full path: roles sharing a machine (all of them, locally) have their own workDirs.

@@ -16,7 +16,7 @@ import type { Deployed } from './deploy.ts';
 import { redisEnv } from './redis-service.ts';
 
 /** What one load-generator process is told. */
-export interface LoadgenArgs {
+interface LoadgenArgs {
   deployed: Deployed;
   targetUrl: string;
   /** `host:port` of the target's gRPC listener (needed by points over gRPC). */
@@ -48,24 +48,25 @@ export interface ForeignLoad {
 }
 
 /** How a dilated load generator is started where `chrt` works: a high CFS weight, not SCHED_FIFO. */
-export const DILATED_LAUNCHER: readonly string[] = ['nice', '-n', '-10'];
+const DILATED_LAUNCHER: readonly string[] = ['nice', '-n', '-10'];
 
 /** The real-time priority the embedded load generator runs at (SCHED_FIFO, low among real-time tasks). */
-export const LOADGEN_RT_PRIORITY = 10;
+const LOADGEN_RT_PRIORITY = 10;
 
 /** How the load generator will be launched on this run's machine, and why (for run.log). */
-export interface LoadgenLauncher {
+interface LoadgenLauncher {
   launcher: string[];
   note: string;
 }
 
 /**
- * Embedded (local) mode shares one machine between the load generator, the target, Redis and us. Measured
- * on the 2-core VM (bench/RESULTS.md): the generator's main thread waited 200–470 ms per point in the CPU
- * run queue behind the others (/proc schedstat), ~10x its GC pauses, and that wait — not GC — made send-lag
- * p99 1–3.6 ms. Under SCHED_FIFO (`chrt -f`) it preempts them when a send is due: run-queue wait fell to
- * 3–34 ms and p99 to 0.3–0.7 ms. CPU pinning (taskset) made it worse. Needs ≥ 2 cores (with one, a
- * real-time generator would starve the target) and the right to set real-time priority; else a no-op.
+ * Embedded (local) mode shares one machine between the load generator, the target, Redis and us. There the
+ * generator's main thread waits in the CPU run queue behind the others (/proc schedstat) far longer than in
+ * its GC pauses, and that wait — not GC — sets its send-lag tail. Under SCHED_FIFO (`chrt -f`) it preempts
+ * them when a send is due. CPU pinning (taskset) is worse: the generator's own V8 and libuv threads then
+ * share its one core (bench/RESULTS.md, "Send lag inside a run, undilated: the generator's priority").
+ * Needs ≥ 2 cores (with one, a real-time generator would starve the target) and the right to set real-time
+ * priority; else a no-op.
  */
 export async function loadgenLauncher(host: Host, local: boolean): Promise<LoadgenLauncher> {
   if (!local) return { launcher: [], note: 'remote load-generator host: normal priority' };
@@ -93,10 +94,9 @@ export async function loadgenLauncher(host: Host, local: boolean): Promise<Loadg
  * How one of a point's `clients` load generators is launched: at real-time priority only while they leave
  * the machine a core — K generators polling under SCHED_FIFO on K cores would starve the target and Redis —
  * and only on the undilated clock. A dilated generator gets `nice -n -10` instead: the scheduler's favour,
- * fairly, so lanes on one machine do not starve each other's targets. Measured on the 2-core VM, quick
- * preset at k = 10 on 3 lanes (bench/RESULTS.md, "The dilated clock"): normal priority gave send-lag p99
- * 0.7–1.3 model-ms (points invalid), nice -10 with the timer thread 0.6–1.2, nice -10 polling 0.4–0.6 at the
- * same CPU (1.0–1.1 cores), so a dilated generator keeps polling. A remote host's launcher is empty already.
+ * fairly, so lanes on one machine do not starve each other's targets. It keeps polling: against normal
+ * priority and against `nice -n -10` with the timer thread, `nice -n -10` polling gave the most precise sends
+ * at the same CPU (bench/RESULTS.md, "The dilated clock"). A remote host's launcher is empty already.
  */
 export function launcherFor(
   deployed: Deployed,
@@ -168,7 +168,7 @@ export function loadgenArgv(a: LoadgenArgs): string[] {
 }
 
 /** The agent name (and log name) of a point's load generator: one per point, or one per client of K. */
-export function loadgenName(slug: string, client = 0, clients = 1): string {
+function loadgenName(slug: string, client = 0, clients = 1): string {
   return clients === 1 ? `loadgen-${slug}` : `loadgen-${slug}-c${client}`;
 }
 

@@ -77,7 +77,7 @@ function caWriter(ca: string | null): (host: Host) => Promise<string | undefined
 }
 
 /** Options of startRedis. */
-export interface StartRedisOptions {
+interface StartRedisOptions {
   port: number;
   /** Records the pid so a resumed run can stop a redis-server a killed run left behind. */
   registry: AgentRegistry;

@@ -12,7 +12,7 @@ import type { Deployed } from './deploy.ts';
 import { redisEnv } from './redis-service.ts';
 
 /** Options of startTarget. */
-export interface TargetAgentOptions {
+interface TargetAgentOptions {
   host: Host;
   deployed: Deployed;
   port: number;

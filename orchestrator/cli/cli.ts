@@ -11,7 +11,7 @@ import { UsageError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../paths.ts';
 import { runCommand } from './run-command.ts';
 
-// Each part exports one yargs CommandModule from its own command.ts; list them here.
+// Each part exports its yargs CommandModules (from its *-command.ts) through its index.ts; list them here.
 const commands: CommandModule[] = [
   runCommand as unknown as CommandModule,
   simulateCommand as unknown as CommandModule,

@@ -3,7 +3,7 @@ import { NodeMissingError } from './errors.ts';
 import type { Host } from './host.ts';
 
 /** Lowest Node.js major the bundles run on. */
-export const MIN_NODE_MAJOR = 20;
+const MIN_NODE_MAJOR = 20;
 
 /** Runs `node --version` on the host; returns e.g. "v20.20.0", or throws HB_NODE_MISSING naming the host. */
 export async function checkNode(host: Host, program = 'node'): Promise<string> {

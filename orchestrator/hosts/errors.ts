@@ -3,7 +3,7 @@
 import { HedgebenchError } from '../../library/index.ts';
 
 /** Base class of every hosts-layer error; `code` is stable and safe to match on. */
-export class HostsError extends HedgebenchError {}
+class HostsError extends HedgebenchError {}
 
 /** The hosts file is missing, not JSON, or fails validation (one error for the whole file). */
 export class HostsFileInvalidError extends HostsError {

@@ -144,8 +144,6 @@ export const hostsFileSchema = z
 export type TargetEntry = z.infer<typeof targetSchema>;
 /** One load-generator host of a validated hosts file. */
 export type LoadgenEntry = z.infer<typeof hostSchema>;
-/** One SSH host entry of a validated hosts file. */
-export type HostEntry = z.infer<typeof hostSchema> & { port?: number };
 
 function isRedisUrl(s: string): boolean {
   try {

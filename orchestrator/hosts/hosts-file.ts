@@ -9,7 +9,7 @@ import { hostsFileSchema, type LoadgenEntry, type TargetEntry } from './hosts-fi
  * One lane: `target` is its first target host (replica 0) and `targets` every one; `loadgen` its first
  * load-generator host and `loadgens` every one — whichever way the file wrote them.
  */
-export interface LaneEntry {
+interface LaneEntry {
   target: TargetEntry;
   targets: TargetEntry[];
   /** The file listed the targets (`"target": [...]`) rather than naming one host. */

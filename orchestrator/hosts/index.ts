@@ -2,9 +2,9 @@
 export { checkNode } from './check-node.ts';
 export { HostsFileInvalidError } from './errors.ts';
 export type { Host, RedisTlsFiles, RunHosts, StartOptions } from './host.ts';
-export { isRedisUrl, loadgenHostName, targetHostName } from './host.ts';
-export { type HostsFile, type LaneEntry, laneHostsFile, parseHostsFile } from './hosts-file.ts';
-export { type LoadgenEntry, MAX_LANES, type TargetEntry } from './hosts-file-schema.ts';
+export { isRedisUrl } from './host.ts';
+export { type HostsFile, laneHostsFile, parseHostsFile } from './hosts-file.ts';
+export { MAX_LANES } from './hosts-file-schema.ts';
 export { loadHostsFile } from './load-hosts-file.ts';
 export { createLocalHost, isLocalPidAlive } from './local-host.ts';
 export { openHosts } from './open-hosts.ts';

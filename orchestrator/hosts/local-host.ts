@@ -13,7 +13,7 @@ import type { ExecOptions, ExecResult, Host, StartOptions, StopOptions } from '.
 import { checkArgv, checkEnvName, checkFileName, checkPid } from './names.ts';
 
 /** Options of createLocalHost. */
-export interface LocalHostOptions {
+interface LocalHostOptions {
   name: string;
   /** Absolute or relative (to cwd) working directory; created on first use. */
   workDir: string;

@@ -18,7 +18,7 @@ import { parseDestination } from './ssh-destination.ts';
 import { isAliveScript, startScript, stopScript, writeFileScript } from './ssh-scripts.ts';
 
 /** Options of createSshHost. */
-export interface SshHostOptions {
+interface SshHostOptions {
   name: string;
   /** ssh destination, `user@host` (validated: no shell metacharacters, no leading '-'). */
   destination: string;

@@ -14,7 +14,7 @@ import type { RunOptions } from '../run/run-options.ts';
 import type { Lane } from './lanes.ts';
 
 /** What a run's agents are made from. */
-export interface RunAgentsOptions {
+interface RunAgentsOptions {
   folder: RunFolder;
   hostsFile: HostsFile | undefined;
   options: Pick<RunOptions, 'redisUrl' | 'durableRedis' | 'leaseSeconds'>;

@@ -19,7 +19,7 @@ import { collapseDrains, collapsingKeys } from '../run/sim-rows.ts';
 import { type Lane, laneReachable } from './lanes.ts';
 
 /** What the scheduler measures with: the run's folder, matrix, options and lanes planned, and its stop signal. */
-export interface LaneScheduler {
+interface LaneScheduler {
   folder: RunFolder;
   matrix: Matrix;
   /** Lanes the run was planned with (one that could not be brought up still counts in names and progress). */

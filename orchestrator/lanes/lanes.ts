@@ -34,26 +34,24 @@ function checkLaneCount(n: number): number {
 /**
  * Cores one lane keeps busy, per target server and load generator it runs beyond the first pair (R replicas
  * and K clients make R + K − 1 of them): a part every process keeps whatever k is (start-up, warm-up, clock
- * exchanges, Redis, the orchestrator's share) and a part that shrinks as 1/k with the rate. Fitted to whole
- * runs on the 2-core VM (bench/RESULTS.md, "What a lane costs"): one replica 0.88 cores undilated, 0.33 at
- * k = 5, 0.38 on one lane and 0.37 a lane on three at k = 10; four replicas 1.27–1.43 at k = 10 and 1.11
- * at k = 20 on one lane; four clients kept 1.82 cores busy on three lanes at k = 10 (saturated, every point
- * invalid).
+ * exchanges, Redis, the orchestrator's share) and a part that shrinks as 1/k with the rate. Fitted to the
+ * cores whole runs kept busy, with one and four replicas and four clients, undilated and dilated
+ * (bench/RESULTS.md, "What a lane costs").
  */
-export const LANE_FIXED_CORES = 0.23;
-export const LANE_RATE_CORES = 0.65;
+const LANE_FIXED_CORES = 0.23;
+const LANE_RATE_CORES = 0.65;
 /** `--lanes auto` keeps the lanes' CPU under this share of the machine's cores, so each lane stays quiet. */
-export const LANE_CPU_SHARE = 0.5;
+const LANE_CPU_SHARE = 0.5;
 /** `--lanes auto` never makes more lanes than this on one machine. */
-export const AUTO_MAX_LANES = 3;
+const AUTO_MAX_LANES = 3;
 
 /** Cores a lane of R target servers and K load generators at time scale k keeps busy (the fit above). */
-export function laneCores(timeScale: number, replicas = 1, clients = 1): number {
+function laneCores(timeScale: number, replicas = 1, clients = 1): number {
   return (replicas + clients - 1) * (LANE_FIXED_CORES + LANE_RATE_CORES / timeScale);
 }
 
 /** What `--lanes auto` chose and why, for the run's first lines. */
-export interface AutoLanes {
+interface AutoLanes {
   lanes: number;
   reason: string;
 }

@@ -34,7 +34,7 @@ export interface DrainResult {
  * Copies a stream's `r` values, in order, under `header`, into `path` (atomic), skipping a line whose key
  * (call; with `withAttempt`, call and attempt) an earlier line had. Returns lines written and skipped.
  */
-export async function drainStream(
+async function drainStream(
   redis: Redis,
   key: string,
   path: string,
@@ -53,7 +53,7 @@ export async function drainStream(
       if (entries.length === 0) break;
       let text = '';
       for (const [, fields] of entries) {
-        // One field `r` per entry (model/records.ts); look it up rather than trust its position.
+        // One field `r` per entry (contract/records.ts); look it up rather than trust its position.
         for (let i = 0; i + 1 < fields.length; i += 2) {
           if (fields[i] === 'r') {
             const line = fields[i + 1]!;
@@ -80,7 +80,7 @@ export async function drainStream(
 }
 
 /** Where a point's data goes; `attempts` null = no server records (a foreign service keeps none). */
-export interface DrainTarget {
+interface DrainTarget {
   calls: string;
   attempts: string | null;
   status: string;

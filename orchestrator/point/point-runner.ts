@@ -46,7 +46,7 @@ export const DEFAULT_POINT_TIMING: Readonly<PointTiming> = Object.freeze({
 });
 
 /** Everything a point needs from the run. */
-export interface PointDeps {
+interface PointDeps {
   folder: RunFolder;
   run: string;
   redis: RedisService;
@@ -69,7 +69,7 @@ export interface PointDeps {
 }
 
 /** What happened to a point. */
-export type PointOutcome =
+type PointOutcome =
   | { kind: 'done'; drained: DrainResult; phases: Record<string, number> }
   | { kind: 'failed'; reason: string; drained: DrainResult | null }
   | { kind: 'interrupted'; reason: string };

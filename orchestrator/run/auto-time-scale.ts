@@ -35,34 +35,33 @@ import { RunFolder } from './run-folder.ts';
 import type { Run, RunOptions } from './run-options.ts';
 
 /**
- * The undilated probe measures this many times the calibration point's calls. Its p99s decide k, and a p99
- * of the quick preset's 900 measured calibration calls rests on 9 of them: three probes of 1 000 calls here
- * read transit p99 5.2, 5.6 and 11.5 ms and chose k = 5, 5, 10. Three times the calls costs about 20 s more.
+ * The probe measures this many times the calibration point's calls. Its p99s decide k, and a p99 of the
+ * quick preset's 900 measured calibration calls rests on 9 of them, too few for a choice that repeats
+ * (docs/time-scale.md, "Choosing k").
  */
-export const AUTO_PROBE_FACTOR = 3;
+const AUTO_PROBE_FACTOR = 3;
 
 /**
  * The probe runs at the ladder's first dilated step, so it measures the harness a dilated run uses (a load
  * generator at `nice -n -10` polling only before each send) rather than the undilated one (SCHED_FIFO
- * polling), whose transit p99 here has two modes run to run, about 5 and 12 ms, on either side of k = 5's
- * bound: undilated probes chose k = 10, 10, 5. At k = 2 four probes read transit p99 4.5–5.9 ms and chose
- * 5 every time (bench/RESULTS.md). It costs the probe twice the wall time, about 30 s on the quick preset.
+ * polling), whose transit p99 jumps between two modes from run to run, on either side of k = 5's bound, so
+ * the choice did too (docs/time-scale.md, "Choosing k"). It costs the probe twice the wall time.
  */
 export const AUTO_PROBE_SCALE = 2;
 
 /**
  * A probe the hypervisor took STEAL_NOTE_SHARE or more of the CPU from is measured again, up to this many
- * probes in all, and the least stolen one decides: steal delays every timer at once, for minutes (send-lag p99
- * per 30 s followed it at r = 0.91 here), and a k chosen in such minutes is the host's, not the harness's.
+ * probes in all, and the least stolen one decides: steal delays every timer at once, for minutes (send lag
+ * follows it: bench/RESULTS.md, "The hypervisor's steal"), and a k chosen in such minutes is the host's, not
+ * the harness's.
  */
-export const AUTO_PROBE_TRIES = 3;
+const AUTO_PROBE_TRIES = 3;
 
 /**
  * The lanes "auto"'s probe measures at once: with a hosts file, every lane it lists; else as many as the
  * run would have at the ladder's largest k (the most any k gives), so the k it picks holds on the lanes the
- * run then gets (never more). One lane's delays under-read a run's: at k = 5 the quick preset's 2 lanes put
- * transit p99 at 1.7–3.1 model-ms against 2, where one lane agreed; probed on 3 lanes, auto chose 10, 20, 10,
- * 10 (bench/RESULTS.md).
+ * run then gets (never more). One lane's delays under-read a run's: lanes on one machine add to each other's
+ * delays, so a k one lane fits need not hold on several (docs/time-scale.md, "Choosing k").
  */
 export async function autoProbeLanes(
   matrix: Matrix,

@@ -91,8 +91,7 @@ export function pendingEntry(pp: PlannedPoint): PointEntry {
  * Wall time a point costs beyond its schedule: configure and reset the target, start the load generator
  * (its clock exchange and warm-up), drain Redis, score the row — and wait for the last calls, whose
  * latency (stragglers of up to 300 model-ms, longer in a queue) lasts k times longer on a dilated clock.
- * Fitted to the quick preset: undilated 9 points of 4 000 calls, 48 s of schedules, 1m04s in all (about
- * 1.5 s a point); at k = 10, 2.0–7.5 s a point beyond its schedule, 4.4 s on average (bench/RESULTS.md).
+ * Fitted to whole runs of the quick preset, undilated and at k = 10 (docs/running.md, "Plan a run: `--plan`").
  */
 export const POINT_OVERHEAD_MS = 1200;
 /** The part of a point's overhead that grows with its time scale k, per unit of k (see POINT_OVERHEAD_MS). */
@@ -125,8 +124,8 @@ const BOUNDED = [latencyMetric('p99').percentile, latencyMetric('p99.9').percent
 const CONFIDENCE = 0.95;
 
 /**
- * The fewest successful calls whose 95 % interval bounds the p-th percentile from above (analysis/
- * percentile-ci.ts): 368 for p99, 3 688 for p99.9. Below it the interval is open above.
+ * The fewest successful calls whose 95 % interval bounds the p-th percentile from above
+ * (analysis/judge/percentile-ci.ts): 368 for p99, 3 688 for p99.9. Below it the interval is open above.
  */
 export function minCallsToBound(p: number, confidence = CONFIDENCE): number {
   let lo = 1;
@@ -141,7 +140,7 @@ export function minCallsToBound(p: number, confidence = CONFIDENCE): number {
 }
 
 /** What `run --plan` says about a plan. */
-export interface PlanEstimate {
+interface PlanEstimate {
   points: {
     key: string;
     calibration: boolean;
@@ -229,7 +228,7 @@ export function estimatePlan(
 }
 
 /** The distinct time scales of a plan's points, smallest first. */
-export function planTimeScales(plan: readonly PlannedPoint[]): number[] {
+function planTimeScales(plan: readonly PlannedPoint[]): number[] {
   return [...new Set(plan.map((pp) => timeScaleOf(pp.point)))].sort((a, b) => a - b);
 }
 

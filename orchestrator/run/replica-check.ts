@@ -12,7 +12,7 @@ import {
 import type { HostsFile } from '../hosts/index.ts';
 
 /** Target hosts a hosts file offers every lane: replica r runs on a lane's r-th (`"target": [...]`; one host = 1). */
-export function targetHostCount(hosts: HostsFile): number {
+function targetHostCount(hosts: HostsFile): number {
   return Math.min(...hosts.lanes.map((l) => l.targets.length));
 }
 

@@ -7,7 +7,7 @@ import { runExitCode } from './run-exit-code.ts';
 import type { RunRecord } from './run-record.ts';
 
 /** A run closed: its counts, the status its record closed with, and how to continue it (null: nothing left). */
-export interface ClosedRun {
+interface ClosedRun {
   done: number;
   failed: number;
   pending: number;

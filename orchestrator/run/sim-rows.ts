@@ -59,8 +59,8 @@ export function collapseBacklog(pp: PlannedPoint, sim: PointRow | undefined): nu
 
 /**
  * How long a collapsing point runs past its schedule while its backlog (collapseBacklog) drains at the
- * capacity λ ÷ load, wall ms: schedule × (requests per call × load − 1). With it the reference's seven
- * collapses at ×10 were estimated within −8 % to +5 %, where the schedule alone was 2–63 % short (bench/RESULTS.md).
+ * capacity λ ÷ load, wall ms: schedule × (requests per call × load − 1). Without it a collapsing point's
+ * estimate is its schedule alone, well short of what it takes (bench/RESULTS.md, "Collapses measured alone").
  */
 export function collapseDrainMs(pp: PlannedPoint, sim: PointRow | undefined): number {
   return (collapseBacklog(pp, sim) * pp.point.load * pp.expectedMs) / pp.point.calls;
@@ -77,19 +77,18 @@ export function collapseDrains(
 }
 
 /**
- * A collapse predicted to end with at least this many attempts in flight is measured alone. The collapses
- * that took their neighbours' cores held 525–19 744 (bench/RESULTS.md, "Collapses measured
- * alone"); the quick preset's one holds 151 (244 predicted), about what its
- * unhedged neighbour at the same load holds (52), and measuring it alone cost 40 s and bought nothing.
+ * A collapse predicted to end with at least this many attempts in flight is measured alone: set between the
+ * backlogs of the collapses that took their neighbours' cores and the quick preset's light one, which holds
+ * about what its unhedged neighbour at the same load holds and gains nothing alone (bench/RESULTS.md,
+ * "Collapses measured alone").
  */
 export const ALONE_BACKLOG = 500;
 
 /**
  * The keys of the points the simulation predicts to collapse heavily (collapseBacklog ≥ ALONE_BACKLOG).
  * Lanes that share one machine measure them alone, after the others: thousands of attempts in flight (up to
- * the generator's cap, 19 744 here) keep a point's load generator and target busy enough to take the cores
- * from the points measured beside it (bench/RESULTS.md, "Collapses measured alone": 8 of the 16 points
- * beside them failed their self-check; with every collapse alone, 1 of 16).
+ * the generator's cap) keep a point's load generator and target busy enough to take the cores from the points
+ * measured beside it, which then fail their self-checks (bench/RESULTS.md, "Collapses measured alone").
  */
 export function collapsingKeys(
   plan: readonly PlannedPoint[],

@@ -13,7 +13,7 @@ import { formatDuration } from './progress.ts';
 import { invalidToRetry } from './retry-invalid.ts';
 
 /** What the summary shows. */
-export interface SummaryInput {
+interface SummaryInput {
   name: string;
   runDir: string;
   entries: readonly PointEntry[];
