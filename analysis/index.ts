@@ -20,6 +20,6 @@ export {
   worstDelays,
 } from './judge/time-scale-choice.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
-export { readRealPoint, realRowFromRaw } from './read/real-row.ts';
+export { readRealPoint, realRowFromRaw } from './judge/real-row.ts';
 export { compareRunFolder } from './write/write-comparison.ts';
 export { writeReport } from './write/write-report.ts';

@@ -19,7 +19,7 @@ import { realInterval } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { OUTCOME_CODE } from '../read/raw-files.ts';
-import { readMeasuredCalls } from '../read/real-row.ts';
+import { readMeasuredCalls } from '../judge/real-row.ts';
 import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
 

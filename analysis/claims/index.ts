@@ -11,7 +11,6 @@ export { CLAIM_6, propagatedCancellationEvensOut } from './claim-6-propagated-ca
 export { CLAIM_7, delayMustSitAboveQueue } from './claim-7-delay-above-queue.ts';
 export type { ClaimInterval, ClaimResult, ClaimRow, ClaimVerdict, LatencyColumn } from './claim-row.ts';
 export { claimRowsOfRun, collapseUndecided, readClaimsInput, sourcesOf } from './claims-input.ts';
-export { claimsBlocks } from './claims-section.ts';
 export { formatClaimsTable, verdictCell } from './claims-table.ts';
 export { CLAIMS, evaluateClaims } from './evaluate.ts';
 export { LATENCY_TOLERANCE, latencyTolerance } from './relations.ts';

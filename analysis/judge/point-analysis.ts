@@ -9,7 +9,7 @@ import type {
   ManifestPoint,
   PointRow,
 } from '../../contract/index.ts';
-import type { RealPoint } from '../read/real-row.ts';
+import type { RealPoint } from './real-row.ts';
 import type { ReplicaUse } from '../read/replica-use.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
 import type { TiedFigures } from '../read/tied-figures.ts';

@@ -8,7 +8,7 @@ import {
   percentileOfSorted,
   type SimCalls,
 } from '../../contract/index.ts';
-import type { RealPoint } from '../read/real-row.ts';
+import type { RealPoint } from './real-row.ts';
 import { type CallTable, okLatencies, realCallTable, simCallTable } from './call-table.ts';
 import { type PointDiffs, pairedDiffs, unpairedDiffs } from './paired-comparison.ts';
 

@@ -21,7 +21,7 @@ import {
 } from '../../contract/index.ts';
 import { calibrationCandidates, type Margins, replicaSetupOf, resolveMargins } from '../../model/index.ts';
 import { statusInflightTimelineMs } from '../read/raw-files.ts';
-import { hasRawCalls, type RealPoint, readRealPoint } from '../read/real-row.ts';
+import { hasRawCalls, type RealPoint, readRealPoint } from './real-row.ts';
 import { type RunManifest, readManifest, readPointsCsv } from '../read/run-folder-reader.ts';
 import { simulatedCalls } from '../read/sim-calls-file.ts';
 import type { Calibration } from './calibration.ts';

@@ -4,7 +4,7 @@
 
 import { percentileOf } from '../../contract/index.ts';
 import { type FidelityThresholds, TIME_SCALE_LADDER } from '../../model/index.ts';
-import type { RealPoint } from '../read/real-row.ts';
+import type { RealPoint } from './real-row.ts';
 import { roundTrips } from './attribution.ts';
 
 /** A delay at k must sit at or below this share of its threshold (model ms), so noise does not tip it. */

@@ -4,7 +4,7 @@
 
 import { formatLoad } from '../../contract/index.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel } from './point-label.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { fixed, ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

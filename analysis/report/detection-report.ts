@@ -7,7 +7,7 @@ import type { MarginMetric } from '../../model/index.ts';
 import { detectable, marginText } from '../judge/agreement.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel } from './point-label.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -2,7 +2,7 @@
 
 import { formatLoad } from '../../contract/index.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel } from './point-label.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { ms } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -1,7 +1,7 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 // This file puts the sections in order; each section is its own file.
 
-import { claimsBlocks } from '../claims/index.ts';
+import { claimsBlocks } from './claims-section.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { attributionBlocks } from './attribution-report.ts';
 import { type ChartRef, chartBlocks } from './charts-report.ts';

@@ -5,7 +5,7 @@
 import { formatLoad } from '../../contract/index.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSensitivityLines } from '../judge/sensitivity.ts';
-import { configLabel } from './point-label.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -9,7 +9,7 @@ import type { PointAnalysis } from '../judge/point-analysis.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
 import { METRIC_DECIMALS } from '../judge/verdict.ts';
-import { configLabel } from './point-label.ts';
+import { configLabel } from '../judge/point-label.ts';
 import type { Block } from './report-doc.ts';
 
 /** What a pair of verdicts (sim, sim+net) on the same metric says. */
