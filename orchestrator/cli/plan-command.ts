@@ -15,9 +15,9 @@ import {
   loadMatrixFile,
   type PlannedPoint,
   planPoints,
-} from '../run/plan.ts';
+} from '../plan/plan.ts';
 import { replicaPlanNotes, throwIssues, tiedRunIssues } from '../run/replica-check.ts';
-import { collapseDrains, collapsingKeys, simulatePlan } from '../run/sim-rows.ts';
+import { collapseDrains, collapsingKeys, simulatePlan } from '../plan/sim-rows.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied, on its lanes. */
 export async function printPlan(o: {

@@ -30,9 +30,9 @@ import {
 import { RunOptionError } from '../errors.ts';
 import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
-import { laneDemand, planPoints } from './plan.ts';
-import { RunFolder } from './run-folder.ts';
-import type { Run, RunOptions } from './run-options.ts';
+import { laneDemand, planPoints } from '../plan/plan.ts';
+import { RunFolder } from '../plan/run-folder.ts';
+import type { Run, RunOptions } from '../lanes/run-options.ts';
 
 /**
  * The undilated probe measures this many times the calibration point's calls. Its p99s decide k, and a p99

@@ -4,7 +4,7 @@
 
 import { ResultsFolderError } from '../errors.ts';
 import { runExitCode } from './run-exit-code.ts';
-import type { RunRecord } from './run-record.ts';
+import type { RunRecord } from '../plan/run-record.ts';
 
 /** A run closed: its counts, the status its record closed with, and how to continue it (null: nothing left). */
 export interface ClosedRun {

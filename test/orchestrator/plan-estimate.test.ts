@@ -19,14 +19,14 @@ import {
   POINT_TAIL_MS,
   pointWallMs,
   RUN_OVERHEAD_MS,
-} from '../../orchestrator/run/plan.ts';
+} from '../../orchestrator/plan/plan.ts';
 import {
   ALONE_BACKLOG,
   collapseBacklog,
   collapseDrainMs,
   collapseDrains,
   collapsingKeys,
-} from '../../orchestrator/run/sim-rows.ts';
+} from '../../orchestrator/plan/sim-rows.ts';
 import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');
