@@ -2,7 +2,7 @@
 
 export { claimsCommand, compareCommand, reportCommand } from './analysis-commands.ts';
 export { renderSvg } from './charts/charts.ts';
-export { attribute, clockOffsetOf, residualMs } from './judge/attribution.ts';
+export { attribute, clockOffsetOf, residualMs, roundTrips } from './judge/attribution.ts';
 export { simCallTable } from './judge/call-table.ts';
 export { comparePoint, formatSummaryLine } from './judge/compare.ts';
 export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } from './judge/gate.ts';
@@ -11,15 +11,7 @@ export { percentileInterval, percentileRanks } from './judge/percentile-ci.ts';
 export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
 export { sampleMismatches } from './judge/sample-mismatch.ts';
 export { STEAL_NOTE_SHARE, stealNote, stealPercent } from './judge/steal.ts';
-export {
-  AUTO_MARGIN,
-  chooseTimeScale,
-  type HarnessDelays,
-  harnessDelays,
-  type TimeScaleChoice,
-  worstDelays,
-} from './judge/time-scale-choice.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
-export { readRealPoint, realRowFromRaw } from './judge/real-row.ts';
+export { type RealPoint, readRealPoint, realRowFromRaw } from './judge/real-row.ts';
 export { compareRunFolder } from './write/write-comparison.ts';
 export { writeReport } from './write/write-report.ts';

@@ -3,7 +3,6 @@
 // the results folder (new, a valid run id, room for the calls left).
 
 import { resolve } from 'node:path';
-import type { TimeScaleChoice } from '../../analysis/index.ts';
 import type { Manifest } from '../../contract/index.ts';
 import { type Matrix, overrideMatrix, parseMatrix } from '../../model/index.ts';
 import { checkLeaseSeconds } from '../agents/lease.ts';
@@ -20,6 +19,7 @@ import { checkReplicasRunnable } from './replica-check.ts';
 import { invalidToRetry } from './retry-invalid.ts';
 import { RunFolder } from '../plan/run-folder.ts';
 import type { Run, RunOptions } from '../lanes/run-options.ts';
+import type { TimeScaleChoice } from './time-scale-choice.ts';
 
 /** What the target server accepts as a run id (target-server/config.ts): the run folder's name. */
 const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;

@@ -4,8 +4,7 @@
 
 import { percentileOf } from '../../contract/index.ts';
 import { type FidelityThresholds, TIME_SCALE_LADDER } from '../../model/index.ts';
-import type { RealPoint } from './real-row.ts';
-import { roundTrips } from './attribution.ts';
+import { type RealPoint, roundTrips } from '../../analysis/index.ts';
 
 /** A delay at k must sit at or below this share of its threshold (model ms), so noise does not tip it. */
 export const AUTO_MARGIN = 0.8;
