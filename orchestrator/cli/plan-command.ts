@@ -7,15 +7,8 @@ import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
 import { defaultMatrixPath } from '../paths.ts';
 import { AUTO_PROBE_SCALE } from '../run/auto-time-scale.ts';
-import {
-  estimatePlan,
-  formatDuration,
-  formatPlan,
-  laneDemand,
-  loadMatrixFile,
-  type PlannedPoint,
-  planPoints,
-} from '../plan/plan.ts';
+import { formatDuration, laneDemand, loadMatrixFile, type PlannedPoint, planPoints } from '../plan/plan.ts';
+import { estimatePlan, formatPlan } from '../plan/plan-estimate.ts';
 import { replicaPlanNotes, throwIssues, tiedRunIssues } from '../run/replica-check.ts';
 import { collapseDrains, collapsingKeys, simulatePlan } from '../plan/sim-rows.ts';
 

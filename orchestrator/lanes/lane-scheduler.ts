@@ -1,4 +1,4 @@
-// The lane scheduler: a run's pending points measured one at a time per lane, in lane order (plan.ts: the
+// The lane scheduler: a run's pending points measured one at a time per lane, in lane order (laneOrder: the
 // calibration point, then the longest first), each lane taking the next point when it finishes one. When the
 // lanes share one machine, the points the simulation predicts to collapse heavily come last, one at a time
 // with no other lane beside them. A lane whose hosts stop answering is retired and its point requeued for
@@ -10,7 +10,8 @@ import { startCpuMeter } from '../../runtime/index.ts';
 import { measurePoint, type PointTiming } from '../point/point-runner.ts';
 import { realRow } from '../plan/analysis-bridge.ts';
 import { foreignLoad } from '../point/foreign-target.ts';
-import { aloneWords, laneOrder, type PlannedPoint } from '../plan/plan.ts';
+import type { PlannedPoint } from '../plan/plan.ts';
+import { aloneWords, laneOrder } from '../plan/plan-estimate.ts';
 import type { ProgressReporter } from '../plan/progress.ts';
 import type { RunFolder } from '../plan/run-folder.ts';
 import { RunProgress } from '../plan/run-progress.ts';

@@ -9,8 +9,8 @@ import { parseMatrix } from '../../model/index.ts';
 import type { HostsFile } from '../../orchestrator/hosts/index.ts';
 import { autoProbeLanes, loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
 import { autoLanes, laneCountOf } from '../../orchestrator/lanes/lanes.ts';
+import { dilationWords } from '../../orchestrator/plan/plan.ts';
 import {
-  dilationWords,
   estimatePlan,
   formatPlan,
   laneOrder,
@@ -19,7 +19,7 @@ import {
   POINT_TAIL_MS,
   pointWallMs,
   RUN_OVERHEAD_MS,
-} from '../../orchestrator/plan/plan.ts';
+} from '../../orchestrator/plan/plan-estimate.ts';
 import {
   ALONE_BACKLOG,
   collapseBacklog,
