@@ -25,9 +25,6 @@ import {
   timeScaleOf,
   warmupCalls,
 } from '../../model/index.ts';
-import { type Attribution, attribute } from './attribution.ts';
-import { fidelityReasons } from './fidelity.ts';
-import { stealNote } from './steal.ts';
 import { clientFigures } from '../read/client-figures.ts';
 import { attemptsInModelTime, callsInModelTime, statusInModelTime } from '../read/model-time.ts';
 import {
@@ -45,6 +42,9 @@ import { busyByReplica, type ReplicaUse, replicaUse } from '../read/replica-use.
 import { learnAttemptsFromServer } from '../read/server-attempts.ts';
 import { generatorTimeline, type ServerTimeline, serverTimeline } from '../read/server-timeline.ts';
 import { extraServiceShare, type TiedFigures, tiedFigures } from '../read/tied-figures.ts';
+import { type Attribution, attribute } from './attribution.ts';
+import { fidelityReasons } from './fidelity.ts';
+import { stealNote } from './steal.ts';
 
 /**
  * Everything the analysis derives from one real point's raw files, read once and in model time: the

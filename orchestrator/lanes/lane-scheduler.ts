@@ -7,9 +7,7 @@
 import type { ClientFigures, PointRow } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
 import { startCpuMeter } from '../../runtime/index.ts';
-import { measurePoint, type PointTiming } from '../point/point-runner.ts';
 import { realRow } from '../plan/analysis-bridge.ts';
-import { foreignLoad } from '../point/foreign-target.ts';
 import type { PlannedPoint } from '../plan/plan.ts';
 import { aloneWords, laneOrder } from '../plan/plan-estimate.ts';
 import type { ProgressReporter } from '../plan/progress.ts';
@@ -17,6 +15,8 @@ import type { RunFolder } from '../plan/run-folder.ts';
 import { RunProgress } from '../plan/run-progress.ts';
 import type { RunRecord } from '../plan/run-record.ts';
 import { collapseDrains, collapsingKeys } from '../plan/sim-rows.ts';
+import { foreignLoad } from '../point/foreign-target.ts';
+import { measurePoint, type PointTiming } from '../point/point-runner.ts';
 import { type Lane, laneReachable } from './lanes.ts';
 
 /** What the scheduler measures with: the run's folder, matrix, options and lanes planned, and its stop signal. */

@@ -21,9 +21,9 @@ import {
 import { RunOptionError } from '../errors.ts';
 import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
+import type { Run, RunOptions } from '../lanes/run-options.ts';
 import { laneDemand, planPoints } from '../plan/plan.ts';
 import { RunFolder } from '../plan/run-folder.ts';
-import type { Run, RunOptions } from '../lanes/run-options.ts';
 import {
   chooseTimeScale,
   type HarnessDelays,

@@ -21,7 +21,11 @@ import {
   serviceTimeMs,
 } from '../../model/index.ts';
 import { autoProbeLanes, createRun, loadMatrixFile } from '../../orchestrator/index.ts';
-import { AUTO_MARGIN, chooseTimeScale, type HarnessDelays } from '../../orchestrator/run/time-scale-choice.ts';
+import {
+  AUTO_MARGIN,
+  chooseTimeScale,
+  type HarnessDelays,
+} from '../../orchestrator/run/time-scale-choice.ts';
 import { localRunSuite, QUIET, replicaHoldMeans } from './fixture.ts';
 
 const suite = localRunSuite('hb-x-');
