@@ -1,6 +1,7 @@
 // The orchestrator's public surface: `hedgebench run` and the run factory tests and tools call.
+export type { Run } from './lanes/run-options.ts';
+export { loadMatrixFile, planPoints } from './plan/plan.ts';
+export { formatProgress, type ProgressState } from './plan/progress.ts';
 export { autoProbeLanes, measureTimeScale } from './run/auto-time-scale.ts';
-export { loadMatrixFile, planPoints } from './run/plan.ts';
-export { formatProgress } from './run/progress.ts';
 export { createRun } from './run/run.ts';
 export { formatRunSummary } from './run/summary.ts';

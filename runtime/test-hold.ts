@@ -1,5 +1,5 @@
 // Test ordering for a deployed process: one started with HEDGEBENCH_TEST_HOLD=1 (the orchestrator sets it for
-// the one agent start a test names, orchestrator/run/fault-point.ts) waits at its first step until it is
+// the one agent start a test names, orchestrator/agents/fault-point.ts) waits at its first step until it is
 // stopped, so the test — not how fast a tiny point runs — decides that it is still there. Unset (always,
 // outside tests) it costs nothing.
 

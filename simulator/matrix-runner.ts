@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Point } from '../model/index.ts';
 import { SimPointError, SimWorkerError } from './errors.ts';
-import { type RunPointOptions, runPoint, type SimResult } from './run-point.ts';
+import { runPoint } from './run-point.ts';
+import type { RunPointOptions, SimResult } from './run-point-options.ts';
 import type { WorkerReply, WorkerRequest } from './worker.ts';
 
 const YOUNG_GEN_MB = 192;

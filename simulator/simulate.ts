@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { formatPointsCsv, RUN_FILES } from '../contract/index.ts';
 import { expandMatrix, type Matrix } from '../model/index.ts';
 import { type RunPointsOptions, runPoints } from './matrix-runner.ts';
-import type { SimResult } from './run-point.ts';
+import type { SimResult } from './run-point-options.ts';
 import { formatSimTables } from './table.ts';
 
 /** What simulateMatrix wrote and computed. */

@@ -2,7 +2,8 @@
 
 import { parentPort } from 'node:worker_threads';
 import type { Point } from '../model/index.ts';
-import { type RunPointOptions, runPoint } from './run-point.ts';
+import { runPoint } from './run-point.ts';
+import type { RunPointOptions } from './run-point-options.ts';
 
 /** Parent → worker: simulate this point. */
 export interface WorkerRequest {
@@ -13,7 +14,7 @@ export interface WorkerRequest {
 
 /** Worker → parent: the result, or the error that stopped it. */
 export type WorkerReply =
-  | { index: number; result: import('./run-point.ts').SimResult }
+  | { index: number; result: import('./run-point-options.ts').SimResult }
   | { index: number; error: { message: string; code?: string } };
 
 const port = parentPort;

@@ -5,8 +5,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { formatLoad } from '../../contract/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { agreeCount, POINT_CATEGORIES, type PointCategory, pointCategory } from '../judge/point-verdict.ts';
-import { configLabel } from '../report/point-label.ts';
 import { SCHEMA } from './charts.ts';
 import { pointTip } from './point-tip.ts';
 

@@ -5,8 +5,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import { formatLoad, percentileOf } from '../../contract/index.ts';
 import { COMPONENTS, type Component } from '../judge/attribution.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel } from '../judge/point-label.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
-import { configLabel } from '../report/point-label.ts';
 
 /** The Vega-Lite schema every spec names. */
 export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';

@@ -17,9 +17,9 @@ import { RunFolderError } from '../errors.ts';
 import type { CallSample } from '../judge/block-bootstrap.ts';
 import { realInterval } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { readMeasuredCalls } from '../judge/real-row.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { OUTCOME_CODE } from '../read/raw-files.ts';
-import { readMeasuredCalls } from '../read/real-row.ts';
 import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
 

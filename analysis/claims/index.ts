@@ -11,7 +11,6 @@ export { propagatedCancellationEvensOut } from './claim-6-propagated-cancellatio
 export { delayMustSitAboveQueue } from './claim-7-delay-above-queue.ts';
 export type { ClaimRow } from './claim-row.ts';
 export { collapseUndecided, readClaimsInput } from './claims-input.ts';
-export { claimsBlocks } from './claims-section.ts';
 export { formatClaimsTable, verdictCell } from './claims-table.ts';
 export { CLAIMS, evaluateClaims } from './evaluate.ts';
 export { writeClaims } from './run-claims.ts';

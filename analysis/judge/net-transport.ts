@@ -13,8 +13,8 @@
 import { type DelayDistribution, empiricalDelay, type TransportParams } from '../../model/index.ts';
 import { RawFileError } from '../errors.ts';
 import { OUTCOME_CODE, type RawAttempts, type RawCalls } from '../read/raw-files.ts';
-import type { RealPoint } from '../read/real-row.ts';
 import type { Attribution } from './attribution.ts';
+import type { RealPoint } from './real-row.ts';
 
 /** Where the samples came from. */
 type TransportOrigin = 'attribution' | 'residence';

@@ -9,13 +9,13 @@ import type {
   ManifestPoint,
   PointRow,
 } from '../../contract/index.ts';
-import type { RealPoint } from '../read/real-row.ts';
 import type { ReplicaUse } from '../read/replica-use.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
 import type { TiedFigures } from '../read/tied-figures.ts';
 import type { Attribution } from './attribution.ts';
 import type { PointId, RealIntervals } from './compare.ts';
 import type { PointDiffs } from './paired-comparison.ts';
+import type { RealPoint } from './real-row.ts';
 
 /** Everything known about one point of the run. */
 export interface PointAnalysis {

@@ -8,9 +8,9 @@ import {
   percentileOfSorted,
   type SimCalls,
 } from '../../contract/index.ts';
-import type { RealPoint } from '../read/real-row.ts';
 import { type CallTable, okLatencies, realCallTable, simCallTable } from './call-table.ts';
 import { type PointDiffs, pairedDiffs, unpairedDiffs } from './paired-comparison.ts';
+import type { RealPoint } from './real-row.ts';
 
 /** What pairing a point with a simulation gives. */
 interface PairedPoint {

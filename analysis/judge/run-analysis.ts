@@ -21,7 +21,6 @@ import {
 } from '../../contract/index.ts';
 import { calibrationCandidates, type Margins, replicaSetupOf, resolveMargins } from '../../model/index.ts';
 import { statusInflightTimelineMs } from '../read/raw-files.ts';
-import { hasRawCalls, type RealPoint, readRealPoint } from '../read/real-row.ts';
 import { type RunManifest, readManifest, readPointsCsv } from '../read/run-folder-reader.ts';
 import { simulatedCalls } from '../read/sim-calls-file.ts';
 import type { Calibration } from './calibration.ts';
@@ -35,6 +34,7 @@ import {
 import { percentileInterval } from './percentile-ci.ts';
 import { type PointAnalysis, pointWithoutMeasurement } from './point-analysis.ts';
 import { pairPoint } from './point-pairing.ts';
+import { hasRawCalls, type RealPoint, readRealPoint } from './real-row.ts';
 import { type Sensitivity, sensitivityOf } from './sensitivity.ts';
 import {
   type SimNetAnalysis,

@@ -2,7 +2,7 @@
 // overwritten by a `simulate` with other settings would otherwise be judged without a word.
 
 import { formatLoad } from '../../contract/index.ts';
-import { configLabel } from '../report/point-label.ts';
+import { configLabel } from './point-label.ts';
 import { everyPoint, type RunAnalysis } from './run-analysis.ts';
 
 /** Warnings for every point whose simulated and real rows were made with different calls, and for sim rows of seeds the run did not measure. */

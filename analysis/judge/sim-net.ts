@@ -7,12 +7,12 @@ import type { ComparisonRow, PointRow } from '../../contract/index.ts';
 import { HedgebenchError } from '../../library/index.ts';
 import { describeTransport, type Margins, type Matrix, type TransportParams } from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
-import type { RealPoint } from '../read/real-row.ts';
 import { entryPoint } from '../read/sim-calls-file.ts';
 import { type ComparisonSummary, comparePoint, summarize } from './compare.ts';
 import { type MeasuredTransport, measuredTransport } from './net-transport.ts';
 import type { PointAnalysis } from './point-analysis.ts';
 import { pairPoint } from './point-pairing.ts';
+import type { RealPoint } from './real-row.ts';
 import { calibrationFor, type TimeScaleCalibration } from './time-scale-calibration.ts';
 
 /** The sim+net side of a run. */

@@ -4,8 +4,8 @@
 import { formatLoad, percentileOf } from '../../contract/index.ts';
 import { type Attribution, COMPONENT_TEXT, COMPONENTS, HARNESS_COMPONENTS } from '../judge/attribution.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel } from './point-label.ts';
 import { ms } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

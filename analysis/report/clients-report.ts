@@ -3,8 +3,8 @@
 // own self-check. Absent when every point had one load generator. Pure: the analysis in, blocks out.
 
 import { formatLoad } from '../../contract/index.ts';
+import { configLabel } from '../judge/point-label.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel } from './point-label.ts';
 import { fixed, ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -6,8 +6,8 @@ import { formatLoad, type Metric } from '../../contract/index.ts';
 import type { MarginMetric } from '../../model/index.ts';
 import { detectable, marginText } from '../judge/agreement.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel } from './point-label.ts';
 import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -3,9 +3,9 @@
 // in, blocks out.
 
 import { formatLoad } from '../../contract/index.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { stealPercent } from '../judge/steal.ts';
-import { configLabel } from './point-label.ts';
 import { ms, POINT_ID_HEAD } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -3,10 +3,10 @@
 
 import { formatLoad, type PointRow } from '../../contract/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { pointVerdictText } from '../judge/point-verdict.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { failureColumns } from './failure-columns.ts';
-import { configLabel } from './point-label.ts';
 import { DASH, fixed, ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -1,8 +1,8 @@
 // The report's list of invalid, collapsed and open-ended points, each with its reasons or evidence.
 
 import { formatLoad } from '../../contract/index.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel } from './point-label.ts';
 import { ms } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

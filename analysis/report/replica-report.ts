@@ -6,9 +6,9 @@ import { formatLoad } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
 import { entryPoint } from '../read/sim-calls-file.ts';
-import { configLabel } from './point-label.ts';
 import { ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

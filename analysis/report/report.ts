@@ -1,10 +1,10 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 // This file puts the sections in order; each section is its own file.
 
-import { claimsBlocks } from '../claims/index.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { attributionBlocks } from './attribution-report.ts';
 import { type ChartRef, chartBlocks } from './charts-report.ts';
+import { claimsBlocks } from './claims-section.ts';
 import { clientsBlocks } from './clients-report.ts';
 import { detectionBlocks } from './detection-report.ts';
 import { divergenceBlocks } from './divergences-report.ts';

@@ -3,9 +3,9 @@
 // verdict flagged nothing either.
 
 import { formatLoad } from '../../contract/index.ts';
+import { configLabel } from '../judge/point-label.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSensitivityLines } from '../judge/sensitivity.ts';
-import { configLabel } from './point-label.ts';
 import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

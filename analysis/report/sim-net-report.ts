@@ -6,9 +6,9 @@ import type { ComparisonRow } from '../../contract/index.ts';
 import { formatLoad, metricSpec, type PointRow } from '../../contract/index.ts';
 import { comparePoint } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel } from '../judge/point-label.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
-import { configLabel } from './point-label.ts';
 import type { Block } from './report-doc.ts';
 
 /** What a pair of verdicts (sim, sim+net) on the same metric says. */

@@ -2,10 +2,10 @@
 // statement that nothing was measured, so there is no comparison, verdict or attribution. Pure.
 
 import { formatLoad } from '../../contract/index.ts';
+import { configLabel } from '../judge/point-label.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { type ChartRef, chartBlocks } from './charts-report.ts';
 import { failureColumns } from './failure-columns.ts';
-import { configLabel } from './point-label.ts';
 import { DASH, fixed, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 import { latencyCell, studyTables } from './study-tables.ts';

@@ -4,8 +4,8 @@
 import type { ComparisonRow } from '../../contract/index.ts';
 import { formatLoad, type PointRow } from '../../contract/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel, configLabels } from '../judge/point-label.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel, configLabels } from './point-label.ts';
 import { DASH, ms } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 

@@ -6,8 +6,8 @@
 import { formatLoad, type PointRow, percentileOfSorted } from '../../contract/index.ts';
 import { peerCancelCopies } from '../../model/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel } from '../judge/point-label.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { configLabel } from './point-label.ts';
 import { DASH, ms, POINT_ID_HEAD, pct } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 import { studyTables } from './study-tables.ts';

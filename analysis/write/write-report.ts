@@ -17,10 +17,10 @@ import {
 import { latencySubtitle, latencyVsLoadSpec } from '../charts/latency-chart.ts';
 import { latencyData, latencyDomain } from '../charts/latency-data.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
+import { configLabel, configLabels } from '../judge/point-label.ts';
 import { everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { analyzeSimulation, isSimulationFolder } from '../read/sim-folder.ts';
+import { analyzeSimulation, isSimulationFolder } from '../judge/sim-folder.ts';
 import type { ChartRef } from '../report/charts-report.ts';
-import { configLabel, configLabels } from '../report/point-label.ts';
 import { reportBlocks } from '../report/report.ts';
 import { type Block, toHtml, toMarkdown } from '../report/report-doc.ts';
 import { reportTitle } from '../report/report-header.ts';

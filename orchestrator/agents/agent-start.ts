@@ -2,8 +2,8 @@
 // carries) before it starts, started under the lease guard, and its pid recorded once known.
 
 import type { Host, StartOptions } from '../hosts/index.ts';
-import { faultPoint, holdEnv } from '../run/fault-point.ts';
 import type { AgentRecord, AgentRegistry } from './agent-registry.ts';
+import { faultPoint, holdEnv } from './fault-point.ts';
 
 /** Starts `argv` on `host` as an agent of `role`; returns its pid. `match` names it on its command line. */
 export async function startAgent(

@@ -6,7 +6,7 @@
 // lane that cannot come up takes nothing else down with it.
 
 import { type Host, type HostsFile, isRedisUrl, openHosts, type RunHosts } from '../hosts/index.ts';
-import type { RunFolder } from '../run/run-folder.ts';
+import type { RunFolder } from '../plan/run-folder.ts';
 import { AgentRegistry, reapAgents } from './agent-registry.ts';
 import { type Deployed, deployAgent } from './deploy.ts';
 import { freePort } from './free-port.ts';

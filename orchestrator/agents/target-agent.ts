@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentStartError } from '../errors.ts';
 import type { Host } from '../hosts/index.ts';
-import { TargetClient } from '../point/target-client.ts';
 import type { AgentRegistry } from './agent-registry.ts';
 import { startAgent } from './agent-start.ts';
 import type { Deployed } from './deploy.ts';
 import { redisEnv } from './redis-service.ts';
+import { TargetClient } from './target-client.ts';
 
 /** Options of startTarget. */
 interface TargetAgentOptions {

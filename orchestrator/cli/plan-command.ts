@@ -6,18 +6,11 @@ import { overrideMatrix, TIME_SCALE_LADDER } from '../../model/index.ts';
 import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
 import { defaultMatrixPath } from '../paths.ts';
+import { formatDuration, laneDemand, loadMatrixFile, type PlannedPoint, planPoints } from '../plan/plan.ts';
+import { estimatePlan, formatPlan } from '../plan/plan-estimate.ts';
+import { collapseDrains, collapsingKeys, simulatePlan } from '../plan/sim-rows.ts';
 import { AUTO_PROBE_SCALE } from '../run/auto-time-scale.ts';
-import {
-  estimatePlan,
-  formatDuration,
-  formatPlan,
-  laneDemand,
-  loadMatrixFile,
-  type PlannedPoint,
-  planPoints,
-} from '../run/plan.ts';
 import { replicaPlanNotes, throwIssues, tiedRunIssues } from '../run/replica-check.ts';
-import { collapseDrains, collapsingKeys, simulatePlan } from '../run/sim-rows.ts';
 
 /** Prints the plan (text, or JSON with `json`) of the matrix with --calls / --seed applied, on its lanes. */
 export async function printPlan(o: {

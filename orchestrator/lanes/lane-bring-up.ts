@@ -8,10 +8,10 @@ import type { Deployed } from '../agents/deploy.ts';
 import type { RedisService } from '../agents/redis-service.ts';
 import { RunOptionError } from '../errors.ts';
 import type { HostsFile, RunHosts } from '../hosts/index.ts';
-import type { PlannedPoint } from '../run/plan.ts';
-import type { RunFolder } from '../run/run-folder.ts';
-import type { RunOptions } from '../run/run-options.ts';
+import type { PlannedPoint } from '../plan/plan.ts';
+import type { RunFolder } from '../plan/run-folder.ts';
 import type { Lane } from './lanes.ts';
+import type { RunOptions } from './run-options.ts';
 
 /** What a run's agents are made from. */
 interface RunAgentsOptions {

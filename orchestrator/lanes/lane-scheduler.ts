@@ -1,4 +1,4 @@
-// The lane scheduler: a run's pending points measured one at a time per lane, in lane order (plan.ts: the
+// The lane scheduler: a run's pending points measured one at a time per lane, in lane order (laneOrder: the
 // calibration point, then the longest first), each lane taking the next point when it finishes one. When the
 // lanes share one machine, the points the simulation predicts to collapse heavily come last, one at a time
 // with no other lane beside them. A lane whose hosts stop answering is retired and its point requeued for
@@ -7,15 +7,16 @@
 import type { ClientFigures, PointRow } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
 import { startCpuMeter } from '../../runtime/index.ts';
+import { realRow } from '../plan/analysis-bridge.ts';
+import type { PlannedPoint } from '../plan/plan.ts';
+import { aloneWords, laneOrder } from '../plan/plan-estimate.ts';
+import type { ProgressReporter } from '../plan/progress.ts';
+import type { RunFolder } from '../plan/run-folder.ts';
+import { RunProgress } from '../plan/run-progress.ts';
+import type { RunRecord } from '../plan/run-record.ts';
+import { collapseDrains, collapsingKeys } from '../plan/sim-rows.ts';
+import { foreignLoad } from '../point/foreign-target.ts';
 import { measurePoint, type PointTiming } from '../point/point-runner.ts';
-import { realRow } from '../run/analysis-bridge.ts';
-import { foreignLoad } from '../run/foreign-target.ts';
-import { aloneWords, laneOrder, type PlannedPoint } from '../run/plan.ts';
-import type { ProgressReporter } from '../run/progress.ts';
-import type { RunFolder } from '../run/run-folder.ts';
-import { RunProgress } from '../run/run-progress.ts';
-import type { RunRecord } from '../run/run-record.ts';
-import { collapseDrains, collapsingKeys } from '../run/sim-rows.ts';
 import { type Lane, laneReachable } from './lanes.ts';
 
 /** What the scheduler measures with: the run's folder, matrix, options and lanes planned, and its stop signal. */

@@ -20,8 +20,8 @@ import {
 import type { RedisService } from '../agents/redis-service.ts';
 import type { TargetAgent } from '../agents/target-agent.ts';
 import type { Host } from '../hosts/index.ts';
-import type { PlannedPoint } from '../run/plan.ts';
-import type { RunFolder } from '../run/run-folder.ts';
+import type { PlannedPoint } from '../plan/plan.ts';
+import type { RunFolder } from '../plan/run-folder.ts';
 import { type DrainResult, drainPoint, pointHasKeys } from './drain.ts';
 import { PointTargets } from './point-targets.ts';
 import { watchGenerators } from './point-watch.ts';

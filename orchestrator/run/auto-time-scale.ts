@@ -1,23 +1,14 @@
 // `timeScale: "auto"` on a real run: before the points, one calibration point measures this machine's own
 // harness delays (send lag, transit, hold overshoot, response delay) in wall-clock ms, and the run takes the
 // smallest k of the ladder at which they fall under the fidelity thresholds in model time
-// (analysis/judge/time-scale-choice.ts). The probe is a run of its own, in a temporary folder, on the same hosts,
+// (time-scale-choice.ts). The probe is a run of its own, in a temporary folder, on the same hosts,
 // on as many lanes at once as the run may use: lanes on one machine add to each other's delays. A probe the
 // hypervisor stole from is measured again (AUTO_PROBE_TRIES).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  chooseTimeScale,
-  type HarnessDelays,
-  harnessDelays,
-  readRealPoint,
-  STEAL_NOTE_SHARE,
-  stealPercent,
-  type TimeScaleChoice,
-  worstDelays,
-} from '../../analysis/index.ts';
+import { readRealPoint, STEAL_NOTE_SHARE, stealPercent } from '../../analysis/index.ts';
 import type { ManifestPoint } from '../../contract/index.ts';
 import {
   formatLoad,
@@ -30,9 +21,16 @@ import {
 import { RunOptionError } from '../errors.ts';
 import { loadHostsFile } from '../hosts/index.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
-import { laneDemand, planPoints } from './plan.ts';
-import { RunFolder } from './run-folder.ts';
-import type { Run, RunOptions } from './run-options.ts';
+import type { Run, RunOptions } from '../lanes/run-options.ts';
+import { laneDemand, planPoints } from '../plan/plan.ts';
+import { RunFolder } from '../plan/run-folder.ts';
+import {
+  chooseTimeScale,
+  type HarnessDelays,
+  harnessDelays,
+  type TimeScaleChoice,
+  worstDelays,
+} from './time-scale-choice.ts';
 
 /**
  * The probe measures this many times the calibration point's calls. Its p99s decide k, and a p99 of the

@@ -3,8 +3,8 @@
 // what to do).
 
 import { ResultsFolderError } from '../errors.ts';
+import type { RunRecord } from '../plan/run-record.ts';
 import { runExitCode } from './run-exit-code.ts';
-import type { RunRecord } from './run-record.ts';
 
 /** A run closed: its counts, the status its record closed with, and how to continue it (null: nothing left). */
 interface ClosedRun {

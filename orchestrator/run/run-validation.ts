@@ -3,23 +3,23 @@
 // the results folder (new, a valid run id, room for the calls left).
 
 import { resolve } from 'node:path';
-import type { TimeScaleChoice } from '../../analysis/index.ts';
 import type { Manifest } from '../../contract/index.ts';
 import { type Matrix, overrideMatrix, parseMatrix } from '../../model/index.ts';
 import { checkLeaseSeconds } from '../agents/lease.ts';
-import { checkNewRunFolder } from '../cli/out-guard.ts';
 import { ResumeError, RunOptionError } from '../errors.ts';
 import { type HostsFile, loadHostsFile } from '../hosts/index.ts';
 import { sharedMachine } from '../lanes/lane-machines.ts';
 import { laneCountOf } from '../lanes/lanes.ts';
+import type { Run, RunOptions } from '../lanes/run-options.ts';
 import { defaultMatrixPath, defaultRunDir } from '../paths.ts';
+import { laneDemand, loadMatrixFile, type PlannedPoint, planPoints } from '../plan/plan.ts';
+import { RunFolder } from '../plan/run-folder.ts';
+import { checkForeignTarget } from '../point/foreign-target.ts';
 import { autoProbeLanes, measureTimeScale } from './auto-time-scale.ts';
-import { checkForeignTarget } from './foreign-target.ts';
-import { laneDemand, loadMatrixFile, type PlannedPoint, planPoints } from './plan.ts';
+import { checkNewRunFolder } from './out-guard.ts';
 import { checkReplicasRunnable } from './replica-check.ts';
 import { invalidToRetry } from './retry-invalid.ts';
-import { RunFolder } from './run-folder.ts';
-import type { Run, RunOptions } from './run-options.ts';
+import type { TimeScaleChoice } from './time-scale-choice.ts';
 
 /** What the target server accepts as a run id (target-server/config.ts): the run folder's name. */
 const RUN_NAME = /^[A-Za-z0-9._%+-]{1,200}$/;

@@ -10,20 +10,20 @@ import { type Manifest, type PointRow, rowKey } from '../../contract/index.ts';
 import { type MachineCpu, startCpuMeter } from '../../runtime/index.ts';
 import { RunAgents } from '../lanes/lane-bring-up.ts';
 import { measureOnLanes } from '../lanes/lane-scheduler.ts';
+import type { Run, RunOptions, RunOutcome } from '../lanes/run-options.ts';
+import { type FinishedAnalysis, finishAnalysis } from '../plan/analysis-bridge.ts';
+import { dilationWords, type PlannedPoint, pendingEntry } from '../plan/plan.ts';
+import { ProgressReporter } from '../plan/progress.ts';
+import { RunRecord } from '../plan/run-record.ts';
+import { simulatePlan } from '../plan/sim-rows.ts';
+import { foreignTrafficLine } from '../point/foreign-target.ts';
 import { DEFAULT_POINT_TIMING, type PointTiming } from '../point/point-runner.ts';
-import { type FinishedAnalysis, finishAnalysis } from './analysis-bridge.ts';
-import { foreignTrafficLine } from './foreign-target.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
-import { dilationWords, type PlannedPoint, pendingEntry } from './plan.ts';
-import { ProgressReporter } from './progress.ts';
 import { replicaPlanNotes } from './replica-check.ts';
 import { gatedExitCode } from './run-exit-code.ts';
 import { acquireRunLock } from './run-lock.ts';
-import type { Run, RunOptions, RunOutcome } from './run-options.ts';
-import { RunRecord } from './run-record.ts';
 import { closeRun } from './run-teardown.ts';
 import { type ValidRun, validateRun } from './run-validation.ts';
-import { simulatePlan } from './sim-rows.ts';
 import { formatRunSummary } from './summary.ts';
 
 /** Validates the options, the matrix, the hosts file and the results folder; starts nothing yet. */

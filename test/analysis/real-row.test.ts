@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RawFileError } from '../../analysis/errors.ts';
-import { readRealPoint, realRowFromRaw } from '../../analysis/read/real-row.ts';
+import { readRealPoint, realRowFromRaw } from '../../analysis/judge/real-row.ts';
 import { serverTimeline } from '../../analysis/read/server-timeline.ts';
 import {
   ATTEMPT_FIELDS,

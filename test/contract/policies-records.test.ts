@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAttemptsCsv, readCallsCsv } from '../../analysis/index.ts';
-import { realRowFromRaw } from '../../analysis/read/real-row.ts';
+import { realRowFromRaw } from '../../analysis/judge/real-row.ts';
 import {
   ATTEMPT_FIELDS,
   attemptLine,

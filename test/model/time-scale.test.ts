@@ -1,7 +1,6 @@
 // The time-scale dimension in the matrix and the one function that dilates a point (model/time-scale.ts).
 
 import { describe, expect, it } from 'vitest';
-import { chooseTimeScale, worstDelays } from '../../analysis/index.ts';
 import { GRADIENT2_DEFAULTS } from '../../library/index.ts';
 import {
   dilatePoint,
@@ -15,6 +14,7 @@ import {
   pointSlug,
   referenceConfig,
 } from '../../model/index.ts';
+import { chooseTimeScale, worstDelays } from '../../orchestrator/run/time-scale-choice.ts';
 
 const base = {
   name: 't',

@@ -1,7 +1,7 @@
 // The test-ordering switches: HEDGEBENCH_TEST_HOLD_AT=STEP[@N] gives exactly the N-th agent start of STEP
 // the hold variable, and a held process waits until released (runtime/test-hold.ts); unset, nothing.
 import { afterEach, describe, expect, it } from 'vitest';
-import { holdEnv } from '../../orchestrator/run/fault-point.ts';
+import { holdEnv } from '../../orchestrator/agents/fault-point.ts';
 import { TEST_HOLD_ENV, testHold } from '../../runtime/index.ts';
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 // The agents' lease, with real processes: an agent under the lease guard survives a missed renewal, stops by
 // itself once the lease lapses or is withdrawn, and after `kill -9` of a real orchestrator mid-point no
 // agent of that run is left after lease + 5 s. That point's load generator is started held
-// (HEDGEBENCH_TEST_HOLD_AT, orchestrator/run/fault-point.ts): it is still running when the lease lapses
+// (HEDGEBENCH_TEST_HOLD_AT, orchestrator/agents/fault-point.ts): it is still running when the lease lapses
 // whatever the machine's speed, so its guard, not the end of its point, is what stops it.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';

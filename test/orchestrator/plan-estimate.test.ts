@@ -9,8 +9,8 @@ import { parseMatrix } from '../../model/index.ts';
 import type { HostsFile } from '../../orchestrator/hosts/index.ts';
 import { autoProbeLanes, loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
 import { autoLanes, laneCountOf } from '../../orchestrator/lanes/lanes.ts';
+import { dilationWords } from '../../orchestrator/plan/plan.ts';
 import {
-  dilationWords,
   estimatePlan,
   formatPlan,
   laneOrder,
@@ -19,14 +19,14 @@ import {
   POINT_TAIL_MS,
   pointWallMs,
   RUN_OVERHEAD_MS,
-} from '../../orchestrator/run/plan.ts';
+} from '../../orchestrator/plan/plan-estimate.ts';
 import {
   ALONE_BACKLOG,
   collapseBacklog,
   collapseDrainMs,
   collapseDrains,
   collapsingKeys,
-} from '../../orchestrator/run/sim-rows.ts';
+} from '../../orchestrator/plan/sim-rows.ts';
 import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');

@@ -1,6 +1,6 @@
 // Resume after the orchestrator is SIGKILLed mid-run: agents the killed run left behind are found and
 // stopped, every point ends up measured exactly once, none is lost. Real CLI processes throughout. The
-// kill lands at an exact protocol step (HEDGEBENCH_TEST_KILL_AT, orchestrator/run/fault-point.ts): right after
+// kill lands at an exact protocol step (HEDGEBENCH_TEST_KILL_AT, orchestrator/agents/fault-point.ts): right after
 // the second point's load generator started, before its pid reached agents.json — the worst instant. That
 // generator is started held (HEDGEBENCH_TEST_HOLD_AT): it waits until stopped, so the resume always finds
 // it, however fast a tiny point would have run or lapsed on its own. Then `--retry-invalid`: a finished run

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunFolder } from '../../orchestrator/run/run-folder.ts';
+import { RunFolder } from '../../orchestrator/plan/run-folder.ts';
 import { acquireRunLock } from '../../orchestrator/run/run-lock.ts';
 import { rmTemp, tempDir } from './fixture.ts';
 

@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
-import type { ProgressReporter } from '../../orchestrator/run/progress.ts';
-import { RunProgress } from '../../orchestrator/run/run-progress.ts';
+import type { ProgressReporter } from '../../orchestrator/plan/progress.ts';
+import { RunProgress } from '../../orchestrator/plan/run-progress.ts';
 import { ROOT } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');

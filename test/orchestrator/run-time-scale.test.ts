@@ -11,14 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  AUTO_MARGIN,
-  analyzeRun,
-  chooseTimeScale,
-  type HarnessDelays,
-  readAttemptsCsv,
-  readCallsCsv,
-} from '../../analysis/index.ts';
+import { analyzeRun, readAttemptsCsv, readCallsCsv } from '../../analysis/index.ts';
 import { type Manifest, parsePointsCsv, percentileOf, rawPaths } from '../../contract/index.ts';
 import {
   DEFAULT_MODEL,
@@ -28,6 +21,11 @@ import {
   serviceTimeMs,
 } from '../../model/index.ts';
 import { autoProbeLanes, createRun, loadMatrixFile } from '../../orchestrator/index.ts';
+import {
+  AUTO_MARGIN,
+  chooseTimeScale,
+  type HarnessDelays,
+} from '../../orchestrator/run/time-scale-choice.ts';
 import { localRunSuite, QUIET, replicaHoldMeans } from './fixture.ts';
 
 const suite = localRunSuite('hb-x-');

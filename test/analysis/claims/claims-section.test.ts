@@ -1,8 +1,8 @@
 // The report's claims section: at the top of the report, one row per claim and a column per source.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsBlocks } from '../../../analysis/claims/index.ts';
 import { analyzeRun } from '../../../analysis/index.ts';
+import { claimsBlocks } from '../../../analysis/report/claims-section.ts';
 import { reportBlocks } from '../../../analysis/report/report.ts';
 import { toMarkdown } from '../../../analysis/report/report-doc.ts';
 import { VERDICT_POINTS, writeFixtureRun } from '../fixture.ts';

@@ -1,91 +1,11 @@
-// The run plan: the matrix's points in run order, each with its key, slug and expected duration, and
-// `hedgebench run --plan`'s estimate of the wall time, the disk and whether the calls bound each percentile.
+// `hedgebench run --plan`'s estimate of a plan (plan.ts): the wall time a point and the run take, the
+// order lanes take the points in, the disk, and whether the calls bound each percentile.
 import { percentileRanks } from '../../analysis/index.ts';
-import { latencyMetric, type PointEntry, pointKey, pointSlug } from '../../contract/index.ts';
-import {
-  arrivalRatePerMs,
-  calibrationPoints,
-  dilatePoint,
-  expandMatrix,
-  type Matrix,
-  MatrixInvalidError,
-  type MatrixOverrides,
-  type Point,
-  pointClients,
-  replicaSetupOf,
-  timeScaleOf,
-  warmupCalls,
-} from '../../model/index.ts';
-import { readMatrixFile } from '../../simulator/index.ts';
+import { latencyMetric } from '../../contract/index.ts';
+import { timeScaleOf, warmupCalls } from '../../model/index.ts';
+import { formatDuration, type PlannedPoint, planTimeScales } from './plan.ts';
 import { BYTES_PER_CALL, MARGIN_BYTES } from './run-folder.ts';
 import { ALONE_BACKLOG } from './sim-rows.ts';
-
-/** One point of the plan. */
-export interface PlannedPoint {
-  /** 0-based position in run order. */
-  index: number;
-  point: Point;
-  key: string;
-  slug: string;
-  calibration: boolean;
-  /** calls / λ: how long the load generator's schedule lasts, ms. */
-  expectedMs: number;
-}
-
-/** Reads and validates a matrix file, then applies --calls / --seed (the simulator's reader: one set of errors). */
-export async function loadMatrixFile(path: string, o: MatrixOverrides = {}): Promise<Matrix> {
-  return readMatrixFile(path, o);
-}
-
-/** The points of a matrix in run order: the calibration point first (if any), then the matrix's order. */
-export function planPoints(m: Matrix): PlannedPoint[] {
-  const points = [
-    ...calibrationPoints(m).map((p) => ({ p, calibration: true })),
-    ...expandMatrix(m).map((p) => ({ p, calibration: false })),
-  ];
-  const plan = points.map(({ p, calibration }, index) => ({
-    index,
-    point: p,
-    key: pointKey(p),
-    slug: pointSlug(p),
-    calibration,
-    // Wall-clock time: a dilated point's schedule lasts k times longer.
-    expectedMs: p.calls / arrivalRatePerMs(p.load, dilatePoint(p).model, p.dims?.replicas ?? 1),
-  }));
-  // Slugs name files and Redis keys: two names that differ only in punctuation would overwrite each other.
-  const bySlug = new Map<string, string>();
-  const clashes: string[] = [];
-  for (const pp of plan) {
-    const other = bySlug.get(pp.slug);
-    if (other !== undefined && other !== pp.point.config.name) {
-      clashes.push(
-        `configs: ${JSON.stringify(other)} and ${JSON.stringify(pp.point.config.name)} both become the file name ${pp.slug}; rename one so they differ in letters or digits`,
-      );
-    }
-    bySlug.set(pp.slug, pp.point.config.name);
-  }
-  if (clashes.length > 0) {
-    throw new MatrixInvalidError(`the matrix is not usable:\n  - ${clashes.join('\n  - ')}`, clashes);
-  }
-  return plan;
-}
-
-/** The manifest entry of a planned point that has not run yet. */
-export function pendingEntry(pp: PlannedPoint): PointEntry {
-  const p = pp.point;
-  return {
-    key: pp.key,
-    slug: pp.slug,
-    config: p.config.name,
-    load: p.load,
-    cancellation: p.cancellation,
-    seed: p.seed,
-    ...(p.dims === undefined ? {} : { dims: p.dims }),
-    calls: p.calls,
-    calibration: pp.calibration,
-    state: 'pending',
-  };
-}
 
 /**
  * Wall time a point costs beyond its schedule: configure and reset the target, start the load generator
@@ -140,7 +60,7 @@ export function minCallsToBound(p: number, confidence = CONFIDENCE): number {
 }
 
 /** What `run --plan` says about a plan. */
-interface PlanEstimate {
+export interface PlanEstimate {
   points: {
     key: string;
     calibration: boolean;
@@ -227,37 +147,6 @@ export function estimatePlan(
   };
 }
 
-/** The distinct time scales of a plan's points, smallest first. */
-function planTimeScales(plan: readonly PlannedPoint[]): number[] {
-  return [...new Set(plan.map((pp) => timeScaleOf(pp.point)))].sort((a, b) => a - b);
-}
-
-/** What `--lanes auto` sizes a lane by: the plan's smallest k, its points, its most replicas and clients. */
-export function laneDemand(plan: readonly PlannedPoint[]) {
-  return {
-    timeScale: Math.min(...planTimeScales(plan)),
-    points: plan.length,
-    replicas: Math.max(1, ...plan.map((p) => replicaSetupOf(p.point.dims).replicas)),
-    clients: Math.max(1, ...plan.map((p) => pointClients(p.point))),
-  };
-}
-
-/**
- * What a dilated plan costs, in words for the run's first line and the plan (empty when undilated): the
- * time scales, and the longest point's schedule when it runs past an hour.
- */
-export function dilationWords(plan: readonly PlannedPoint[]): string {
-  const scales = planTimeScales(plan);
-  if (scales.every((k) => k === 1)) return '';
-  const longest = Math.max(...plan.map((pp) => pp.expectedMs));
-  const total = plan.reduce((ms, pp) => ms + pp.expectedMs, 0);
-  const hours =
-    longest >= 3_600_000
-      ? `; its longest point lasts ${formatDuration(longest)} — lower the time scale or the calls to shorten it`
-      : '';
-  return `time scale ${scales.join(', ')} (every duration × k, every rate ÷ k; results in model ms): ${formatDuration(total)} of schedules on the wall clock${hours}`;
-}
-
 /** `run --plan`'s text: one line per point, then the totals and the warnings. */
 export function formatPlan(name: string, e: PlanEstimate): string {
   const label = (p: PlanEstimate['points'][number]) =>
@@ -287,16 +176,6 @@ export function formatPlan(name: string, e: PlanEstimate): string {
 /** Why some points run alone, for the plan and the run's first lines. */
 export function aloneWords(n: number): string {
   return `${n} point${n === 1 ? '' : 's'} the simulation predicts to collapse with ${ALONE_BACKLOG} or more attempts in flight run${n === 1 ? 's' : ''} after the others, with no other lane beside ${n === 1 ? 'it' : 'them'}: so many attempts in flight take the shared cores from any point measured at the same time`;
-}
-
-/** A wall time in words: `4.2 s`, `37 s`, `5m02s`, `1h05m`. */
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${s} s`;
-  const m = Math.floor(s / 60);
-  return m < 60
-    ? `${m}m${String(s % 60).padStart(2, '0')}s`
-    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
 function mib(bytes: number): string {

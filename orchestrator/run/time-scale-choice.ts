@@ -2,10 +2,9 @@
 // in wall-clock ms, fall under the fidelity thresholds in model time with room to spare — room for the
 // reading itself and for the run-to-run drift of this host, so that the run the choice is for can hold it.
 
+import { type RealPoint, roundTrips } from '../../analysis/index.ts';
 import { percentileOf } from '../../contract/index.ts';
 import { type FidelityThresholds, TIME_SCALE_LADDER } from '../../model/index.ts';
-import type { RealPoint } from '../read/real-row.ts';
-import { roundTrips } from './attribution.ts';
 
 /** A delay at k must sit at or below this share of its threshold (model ms), so noise does not tip it. */
 export const AUTO_MARGIN = 0.8;

@@ -3,7 +3,7 @@
 // share a table row, a chart line or a grid cell. Without dimensions the label is the configuration's name.
 
 import { rowLabel } from '../../contract/index.ts';
-import type { PointId } from '../judge/compare.ts';
+import type { PointId } from './compare.ts';
 
 /** The configuration label of a point. */
 export function configLabel(p: { id: PointId }): string {

@@ -2,9 +2,9 @@
 // the Run handle, and the outcome.
 import type { GateResult } from '../../analysis/index.ts';
 import type { FailOnVerdict } from '../../model/index.ts';
+import type { PlannedPoint } from '../plan/plan.ts';
+import type { ProgressSink } from '../plan/progress.ts';
 import type { PointTiming } from '../point/point-runner.ts';
-import type { PlannedPoint } from './plan.ts';
-import type { ProgressSink } from './progress.ts';
 
 /** Options of createRun (the `hedgebench run` options, plus knobs for tests). */
 export interface RunOptions {

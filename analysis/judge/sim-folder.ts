@@ -17,11 +17,11 @@ import {
 } from '../../contract/index.ts';
 import { type Matrix, parseMatrix, resolveMargins } from '../../model/index.ts';
 import { RunFolderError } from '../errors.ts';
-import { summarize } from '../judge/compare.ts';
-import { type PointAnalysis, pointWithoutMeasurement } from '../judge/point-analysis.ts';
-import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { noSimNet } from '../judge/sim-net.ts';
-import { readPointsCsv } from './run-folder-reader.ts';
+import { readPointsCsv } from '../read/run-folder-reader.ts';
+import { summarize } from './compare.ts';
+import { type PointAnalysis, pointWithoutMeasurement } from './point-analysis.ts';
+import type { RunAnalysis } from './run-analysis.ts';
+import { noSimNet } from './sim-net.ts';
 
 /** True for a folder `hedgebench simulate` wrote: no manifest.json, and a points.csv. */
 export function isSimulationFolder(dir: string): boolean {

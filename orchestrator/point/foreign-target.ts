@@ -6,8 +6,8 @@ import type { ForeignTarget } from '../../model/index.ts';
 import { isLocalTargetHost, trafficLine } from '../../runtime/index.ts';
 import type { ForeignLoad } from '../agents/loadgen-agent.ts';
 import { RunOptionError } from '../errors.ts';
-import type { PointTiming } from '../point/point-runner.ts';
-import type { PlannedPoint } from './plan.ts';
+import type { PlannedPoint } from '../plan/plan.ts';
+import type { PointTiming } from './point-runner.ts';
 
 /** Throws unless the service is on loopback or in the lab's 198.18.0.0/15, or the user allowed any host. */
 export function checkForeignTarget(t: ForeignTarget, allowAnyTarget: boolean): void {

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseManifest, RUN_FILES } from '../../contract/index.ts';
 import { RunOptionError } from '../errors.ts';
-import type { RunFolder } from '../run/run-folder.ts';
+import type { RunFolder } from '../plan/run-folder.ts';
 
 /** Throws when `folder` already holds a run or a `hedgebench simulate` output. */
 export function checkNewRunFolder(folder: RunFolder): void {

@@ -25,11 +25,8 @@ import {
   timeScaleOf,
   warmupCalls,
 } from '../../model/index.ts';
-import { type Attribution, attribute } from '../judge/attribution.ts';
-import { fidelityReasons } from '../judge/fidelity.ts';
-import { stealNote } from '../judge/steal.ts';
-import { clientFigures } from './client-figures.ts';
-import { attemptsInModelTime, callsInModelTime, statusInModelTime } from './model-time.ts';
+import { clientFigures } from '../read/client-figures.ts';
+import { attemptsInModelTime, callsInModelTime, statusInModelTime } from '../read/model-time.ts';
 import {
   OUTCOME_CODE,
   type PointStatus,
@@ -40,11 +37,14 @@ import {
   readStatusJson,
   statusInflightTimelineMs,
   statusSendLagP99,
-} from './raw-files.ts';
-import { busyByReplica, type ReplicaUse, replicaUse } from './replica-use.ts';
-import { learnAttemptsFromServer } from './server-attempts.ts';
-import { generatorTimeline, type ServerTimeline, serverTimeline } from './server-timeline.ts';
-import { extraServiceShare, type TiedFigures, tiedFigures } from './tied-figures.ts';
+} from '../read/raw-files.ts';
+import { busyByReplica, type ReplicaUse, replicaUse } from '../read/replica-use.ts';
+import { learnAttemptsFromServer } from '../read/server-attempts.ts';
+import { generatorTimeline, type ServerTimeline, serverTimeline } from '../read/server-timeline.ts';
+import { extraServiceShare, type TiedFigures, tiedFigures } from '../read/tied-figures.ts';
+import { type Attribution, attribute } from './attribution.ts';
+import { fidelityReasons } from './fidelity.ts';
+import { stealNote } from './steal.ts';
 
 /**
  * Everything the analysis derives from one real point's raw files, read once and in model time: the

@@ -1,13 +1,13 @@
 // The report's claims section: the study's conclusions, one line each, with the verdict per source. It
-// sits at the top of the report; report.ts calls claimsBlocks and nothing else of this folder.
+// sits at the top of the report; the claims and their verdicts come from claims/.
 
+import type { ClaimResult } from '../claims/claim-row.ts';
+import { claimRowsOfRun, sourcesOf } from '../claims/claims-input.ts';
+import { seedLine, verdictCell } from '../claims/claims-table.ts';
+import { CLAIMS, evaluateClaims } from '../claims/evaluate.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { readPointsCsv } from '../read/run-folder-reader.ts';
-import type { Block } from '../report/report-doc.ts';
-import type { ClaimResult } from './claim-row.ts';
-import { claimRowsOfRun, sourcesOf } from './claims-input.ts';
-import { seedLine, verdictCell } from './claims-table.ts';
-import { CLAIMS, evaluateClaims } from './evaluate.ts';
+import type { Block } from './report-doc.ts';
 
 /**
  * The claims section of a run's report. Reads the run's points.csv for the sources the analysis does not
