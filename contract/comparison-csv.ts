@@ -6,7 +6,7 @@ import { type Metric, VERDICTS, type Verdict } from './comparison-metrics.ts';
 import { csvCell } from './csv.ts';
 import { csvBodyWithDims, csvFileWithDims, type DimCells, parseDimCells } from './dimension-columns.ts';
 import { ComparisonCsvError } from './errors.ts';
-import { metricSpec } from './metrics.ts';
+import { metricSpec } from './metric-table.ts';
 import { formatLoad } from './point-key.ts';
 
 /** Exact order of comparison.csv's base columns; the dimensions' columns follow, as in points.csv. */

@@ -1,12 +1,12 @@
 // The names comparison.csv carries: the compared metrics, in its order, and the verdicts. A metric's column,
-// decimals and label are the metric table's (contract/metrics.ts); the rules that decide a verdict stay
+// decimals and label are the metric table's (contract/metric-table.ts); the rules that decide a verdict stay
 // in analysis/judge/verdict.ts: this is only the format.
 
-import { LATENCY_METRICS, type LatencyMetric } from './metrics.ts';
+import { LATENCY_METRICS, type LatencyMetric } from './metric-table.ts';
 
 const LATENCY_NAMES: readonly LatencyMetric[] = LATENCY_METRICS.map((m) => m.name);
 
-/** The metrics compared, in comparison.csv order: the latency metrics (contract/metrics.ts), then rates. */
+/** The metrics compared, in comparison.csv order: the latency metrics (metric-table.ts), then rates. */
 export const METRICS = [
   ...LATENCY_NAMES,
   'requests_per_call',

@@ -79,7 +79,7 @@ export {
   metricOfColumn,
   metricSpec,
   perLatencyMetric,
-} from './metrics.ts';
+} from './metric-table.ts';
 export { percentileOf, percentileOfSorted, percentileRank } from './percentile.ts';
 export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
 export {

@@ -1,4 +1,4 @@
-// Reading and writing points.csv. A metric column has the metric table's decimals (contract/metrics.ts),
+// Reading and writing points.csv. A metric column has the metric table's decimals (contract/metric-table.ts),
 // so identical rows give byte-identical files.
 
 import { csvCell } from './csv.ts';
@@ -10,7 +10,7 @@ import {
   usedDimColumns,
 } from './dimension-columns.ts';
 import { PointsCsvError } from './errors.ts';
-import { metricOfColumn } from './metrics.ts';
+import { metricOfColumn } from './metric-table.ts';
 import { formatLoad } from './point-key.ts';
 import {
   OPTIONAL_POINT_COLUMNS,

@@ -4,7 +4,7 @@
 import { formatLoad, type PointDims } from '../model/index.ts';
 import { dimCellsOf } from './dimension-columns.ts';
 import { LatencyHistogram } from './histogram.ts';
-import { LATENCY_METRICS, type LatencyColumn, metricSpec } from './metrics.ts';
+import { LATENCY_METRICS, type LatencyColumn, metricSpec } from './metric-table.ts';
 import type { PointRow } from './point-row.ts';
 import type { CallOutcome } from './records.ts';
 

@@ -2,7 +2,8 @@
 // simulation, per compared metric, for the two to be called the same — and the caps no matrix may widen them
 // past. A latency margin is a fraction of the simulated value (never under LATENCY_MARGIN_FLOOR_MS); a rate's
 // is absolute. results/README.md says why each cap is what it is; analysis/judge/equivalence.ts applies them;
-// the metric table (contract/metrics.ts, above model/) names each cap beside the metric's other attributes.
+// the metric table (contract/metric-table.ts, above model/) names each cap beside the metric's other
+// attributes.
 
 import { z } from 'zod';
 
@@ -23,7 +24,7 @@ export type MarginMetric = keyof typeof MARGIN_CAPS;
 /** Each metric's margin. */
 export type Margins = Record<MarginMetric, number>;
 
-/** The latency metrics (the metric table's in ms: test/contract/metrics.test.ts holds the two together). */
+/** The latency metrics (the metric table's in ms; test/contract/metric-table.test.ts holds both together). */
 const RELATIVE: ReadonlySet<string> = new Set(['p50', 'p99', 'p99.9']);
 
 /** No latency margin is narrower than this, in model ms (a fraction of a fast percentile would be noise). */

@@ -4,7 +4,7 @@
 import type { ClaimVerdict, LatencyColumn, PointRow } from '../../contract/index.ts';
 import type { CallSample } from '../judge/block-bootstrap.ts';
 
-/** The latency columns a claim may compare: the compared latency metrics' (contract/metrics.ts). */
+/** The latency columns a claim may compare: the compared latency metrics' (contract/metric-table.ts). */
 export type { LatencyColumn };
 
 /** A percentile's 95 % interval as comparison.csv writes it: null end = open (the sample cannot bound it). */

@@ -1,6 +1,6 @@
 // What "better", "worse" and "same result" mean in a claim, on a latency percentile with its interval,
-// and the bounds on rates (a rate's label, decimals and tolerance: the metric table, contract/metrics.ts).
-// results/README.md ("claims.csv") states the same rules for readers.
+// and the bounds on rates (a rate's label, decimals and tolerance: the metric table,
+// contract/metric-table.ts). results/README.md ("claims.csv") states the same rules for readers.
 //
 // Latency. Two points A and B of one source and seed, at percentile column P. Two real points with raw
 // calls draw the same random numbers call by call, so their difference A − B lies in D, its 95 % interval
