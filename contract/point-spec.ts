@@ -81,7 +81,7 @@ const fields = z
     clients: M.clients.unwrap().element.optional(),
     /**
      * Cap on attempts in flight (default 20 000, at most the open-file limit less 256 shared by the clients:
-     * loadgen/options.ts); reaching it stops the point as collapsed.
+     * loadgen/loadgen-options.ts); reaching it stops the point as collapsed.
      */
     maxInflight: z.number().int('must be a whole number ≥ 1').min(1, 'must be a whole number ≥ 1').optional(),
     /** Cap on the point's wall time, s (default: schedule length × 3 + 30). */

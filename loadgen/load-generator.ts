@@ -22,7 +22,7 @@ import {
   type LoadGeneratorOptions,
   type ResolvedOptions,
   resolveOptions,
-} from './options.ts';
+} from './loadgen-options.ts';
 import { type ClockReading, pointClock, readClock } from './point-clock.ts';
 import { pointResult, type RecorderCounters } from './point-result.ts';
 import { PointRun } from './point-run.ts';

@@ -4,7 +4,7 @@
 
 import { A6_MAX_ATTEMPTS, type Clock, type Pipeline, pipeline } from '../library/index.ts';
 import { addBalancer, buildPipeline, type HedgeConfig, hedgerOf, SINGLE_REPLICA } from '../model/index.ts';
-import type { ResolvedOptions } from './options.ts';
+import type { ResolvedOptions } from './loadgen-options.ts';
 
 /** A fresh pipeline of `o`'s configuration (its own budget and limit), without a balancer. */
 export function newPointPipeline(o: ResolvedOptions, clock: Clock): Pipeline {

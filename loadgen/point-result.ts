@@ -2,7 +2,7 @@
 // collapse evidence and the recorder's counters.
 
 import { percentileOfSorted } from '../contract/index.ts';
-import type { ResolvedOptions } from './options.ts';
+import type { ResolvedOptions } from './loadgen-options.ts';
 import type { PointClock } from './point-clock.ts';
 import type { PointRun } from './point-run.ts';
 import type { LoadResult } from './result.ts';

@@ -7,7 +7,7 @@ import type { CallState, Cancel, Clock, Operation, Outcome, Pipeline } from '../
 import { countsHedgesOnError, honoursPushback, warmupCalls } from '../model/index.ts';
 import { AttemptFailedError } from './errors.ts';
 import type { Transport } from './http-transport.ts';
-import type { ResolvedOptions } from './options.ts';
+import type { ResolvedOptions } from './loadgen-options.ts';
 import { attemptsPerCall, newPointPipeline, pointPipeline } from './point-pipeline.ts';
 import { pointSchedule } from './point-schedule.ts';
 import { createPointTransport, type PointTransportHooks } from './point-transport.ts';

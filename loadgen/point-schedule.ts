@@ -2,7 +2,7 @@
 // call's intended send time, and the wall-time cap that follows from the last of them.
 
 import { ArrivalSchedule, arrivalRatePerMs } from '../model/index.ts';
-import type { ResolvedOptions } from './options.ts';
+import type { ResolvedOptions } from './loadgen-options.ts';
 
 /** The schedule of `o`'s point against `R` replicas. */
 interface PointSchedule {

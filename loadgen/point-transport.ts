@@ -5,7 +5,7 @@ import { grpcServiceConfig, peerCancelCopies } from '../model/index.ts';
 import { GRPC_SERVICE } from '../runtime/index.ts';
 import { createGrpcTransport } from './grpc-transport.ts';
 import { createTransport, type Transport, type TransportOptions } from './http-transport.ts';
-import type { ResolvedOptions } from './options.ts';
+import type { ResolvedOptions } from './loadgen-options.ts';
 import { createReplicaTransport, type ReplicaTransport } from './replica-transport.ts';
 
 /** What every transport of the point reports to the point (its clock and its write and failure hooks). */

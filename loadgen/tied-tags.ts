@@ -4,7 +4,7 @@
 // simulator, will send them to. The point spec refuses the balancers whose picks cannot be told in advance.
 
 import { balancerDraw, peerCancelCopies, type TiedPeerSetup, tiedPeers } from '../model/index.ts';
-import type { ResolvedOptions } from './options.ts';
+import type { ResolvedOptions } from './loadgen-options.ts';
 
 /** The query a copy's request gains (`&peers=…`), from the replicas its call used so far; null: not tied. */
 type TiedTag = (call: number, copy: number, used: readonly number[]) => string;

@@ -3,5 +3,5 @@ export type { Run } from './lanes/run-options.ts';
 export { loadMatrixFile, planPoints } from './plan/plan.ts';
 export { formatProgress, type ProgressState } from './plan/progress.ts';
 export { autoProbeLanes, measureTimeScale } from './run/auto-time-scale.ts';
-export { createRun } from './run/run.ts';
+export { createRun } from './run/create-run.ts';
 export { formatRunSummary } from './run/summary.ts';

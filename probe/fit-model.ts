@@ -6,7 +6,7 @@ import type { ModelParams } from '../model/index.ts';
 import { type ErrorFit, errorModelFields } from './fit-errors.ts';
 import type { ServiceFit } from './fit-service.ts';
 import { allenCunneenWorkers, fitWorkers, type WorkersFit } from './fit-workers.ts';
-import type { ResolvedProbeOptions } from './options.ts';
+import type { ResolvedProbeOptions } from './probe-options.ts';
 import type { ProbeResult, RampStep } from './probe-result.ts';
 
 /** The workers fit and the model (the matrix `model` shape) from the steps of the ramp. */

@@ -6,7 +6,7 @@ import type { ErrorFit } from './fit-errors.ts';
 import type { ServiceFit } from './fit-service.ts';
 import type { StepFigures, WorkersFit } from './fit-workers.ts';
 import type { ProbeHealth } from './noise.ts';
-import type { ResolvedProbeOptions } from './options.ts';
+import type { ResolvedProbeOptions } from './probe-options.ts';
 
 /** One ramp step as reported. */
 export interface RampStep extends StepFigures, ProbeHealth {

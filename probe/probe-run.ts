@@ -2,7 +2,7 @@
 // far and the data filled so far — which an error carries (`partial`) so a stopped probe still reports them.
 
 import type { ProbePartial } from './errors.ts';
-import type { ResolvedProbeOptions } from './options.ts';
+import type { ResolvedProbeOptions } from './probe-options.ts';
 
 /** One probe run, as its phases see it. */
 export interface ProbeRun {

@@ -6,7 +6,7 @@ import { trafficLine } from '../runtime/index.ts';
 import { fitModel } from './fit-model.ts';
 import { lowLoadPhase } from './low-load-phase.ts';
 import { noiseVerdict } from './noise.ts';
-import { type ProbeOptions, type ResolvedProbeOptions, resolveProbeOptions } from './options.ts';
+import { type ProbeOptions, type ResolvedProbeOptions, resolveProbeOptions } from './probe-options.ts';
 import type { Probe, ProbeResult } from './probe-result.ts';
 import type { ProbeRun } from './probe-run.ts';
 import { rampToKnee } from './ramp.ts';

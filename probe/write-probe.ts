@@ -5,7 +5,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderSvg } from '../analysis/index.ts';
 import type { ProbeError } from './errors.ts';
-import type { ProbeResult, RampStep } from './probe-result.ts';
 import {
   chartSpec,
   formatModelJson,
@@ -13,7 +12,8 @@ import {
   formatProbeReport,
   formatServiceQuantilesCsv,
   formatStepsCsv,
-} from './report.ts';
+} from './probe-formats.ts';
+import type { ProbeResult, RampStep } from './probe-result.ts';
 
 /** Files written, by name. */
 export const PROBE_FILES = {

@@ -3,7 +3,7 @@
 // Every attempt in flight holds a socket in the load generator and one in the target. A collapsing point
 // whose cap is at or above this limit gets EMFILE on new connects before its in-flight count reaches the
 // cap, so it never ends as collapsed (docs/running.md, "Lanes: points in parallel"). The load generator
-// keeps its cap below this limit instead (loadgen/options.ts).
+// keeps its cap below this limit instead (loadgen/loadgen-options.ts).
 
 import { readFileSync } from 'node:fs';
 

@@ -4,7 +4,7 @@
 import type { AttemptRecord, CollapseEvidence, PointRow, SimCalls } from '../contract/index.ts';
 import type { CallState } from '../library/index.ts';
 import type { Perturbation, PoolStats, TransportParams } from '../model/index.ts';
-import type { PeerCancelCounts } from './tied-copies.ts';
+import type { PeerCancelCounts } from './tied-calls.ts';
 
 /** Knobs of one simulation (defaults suit the reference study). */
 export interface RunPointOptions {

@@ -4,7 +4,7 @@
 // errorMs, answered with an error; a response leaving a long queue carries the model's pushback. Without a network
 // (the default) every trip takes no time; with one (model/transport-delays.ts) the request, the response and the
 // cancellation each take their drawn delay. A tied point's copies cancel each other from their servers
-// (simulator/tied-copies.ts).
+// (simulator/tied-calls.ts).
 
 import type { AttemptEnd, AttemptRecord } from '../contract/index.ts';
 import type { CallState, Operation, Outcome } from '../library/index.ts';
@@ -30,7 +30,7 @@ import {
   serviceTimeMs,
   transportDelayMs,
 } from '../model/index.ts';
-import { type TiedCall, TiedCalls, type TiedCopy } from './tied-copies.ts';
+import { type TiedCall, TiedCalls, type TiedCopy } from './tied-calls.ts';
 
 const OK: Outcome<void> = Object.freeze({ ok: true, value: undefined });
 // One error for every failure the model makes: an outcome only carries it, and an Error per attempt would

@@ -2,7 +2,7 @@
 
 export { POOL_MODES, type PoolMode } from './attempt-pool.ts';
 export { TargetOptionsError } from './errors.ts';
-export { readClockSkew } from './run.ts';
+export { readClockSkew } from './server-process.ts';
 export { targetServerCommand } from './target-command.ts';
 export {
   createTargetServer,

@@ -3,7 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { EXIT_CODES } from '../library/index.ts';
 import { reportFatal } from '../runtime/index.ts';
-import { runTargetServer } from './run.ts';
+import { runTargetServer } from './server-process.ts';
 
 /** Flags of `hedgebench target-server`. */
 interface TargetServerArgs {

@@ -1,6 +1,6 @@
 // A target server's side of tied requests (docs/replicas.md, "Tied requests"): the copies of tied calls it holds,
 // the peer cancels it sends when it starts one, and what the cancels it receives do — the real counterpart of
-// simulator/tied-copies.ts. A cancel for a copy still queued removes it (in either cancellation mode: the
+// simulator/tied-calls.ts. A cancel for a copy still queued removes it (in either cancellation mode: the
 // server's own decision); one for a copy in service, or already ended, is too late; one for a copy not yet here
 // is remembered (bounded, a few seconds of wall time) and drops the copy when it arrives.
 

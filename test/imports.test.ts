@@ -151,10 +151,10 @@ describe('imports between the sub-folders of a part', () => {
   }
 
   it('an import up the layers fails, naming both folders', () => {
-    expect(upward('analysis/judge/gate.ts', 'analysis/report/report.ts')).toBe(
+    expect(upward('analysis/judge/gate.ts', 'analysis/report/run-report.ts')).toBe(
       'analysis/judge/ must not import analysis/report/, which sits above it (read → judge → claims → charts → report → write)',
     );
-    expect(upward('analysis/report/report.ts', 'analysis/judge/gate.ts')).toBeNull();
+    expect(upward('analysis/report/run-report.ts', 'analysis/judge/gate.ts')).toBeNull();
     expect(upward('analysis/judge/gate.ts', 'analysis/judge/compare.ts')).toBeNull();
     expect(upward('orchestrator/errors.ts', 'orchestrator/hosts/index.ts')).toMatch(
       /^orchestrator\/errors\.ts must not/,

@@ -1,5 +1,6 @@
 // The report's table cells: latency, percentages and fixed decimals with a dash for what is unknown, and
-// the columns that name a point. Its own file so the report's sections share them without importing report.ts.
+// the columns that name a point. Its own file so the report's sections share them without importing
+// run-report.ts.
 import { formatMs } from '../../contract/index.ts';
 
 /** What a cell shows for a value that is unknown or not measured. */

@@ -22,7 +22,7 @@ import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.
 import { formatSensitivityLines } from '../judge/sensitivity.ts';
 import { formatSimNetLine } from '../judge/sim-net.ts';
 import { calibrationLines } from '../judge/time-scale-calibration.ts';
-import { attributionRows } from './attribution-csv.ts';
+import { attributionRows } from './attribution-rows.ts';
 
 /** What `compare` produced. */
 interface CompareResult {

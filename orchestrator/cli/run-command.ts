@@ -10,7 +10,7 @@ import {
 } from '../../model/index.ts';
 import { parsedOption, reportFatal, wholeNumberOption } from '../../runtime/index.ts';
 import { RunOptionError } from '../errors.ts';
-import { createRun } from '../run/run.ts';
+import { createRun } from '../run/create-run.ts';
 import { printPlan } from './plan-command.ts';
 
 interface RunArgs {

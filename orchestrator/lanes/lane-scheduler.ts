@@ -15,7 +15,7 @@ import type { RunFolder } from '../plan/run-folder.ts';
 import { RunProgress } from '../plan/run-progress.ts';
 import type { RunRecord } from '../plan/run-record.ts';
 import { collapseDrains, collapsingKeys } from '../plan/sim-rows.ts';
-import { foreignLoad } from '../point/foreign-target.ts';
+import { foreignLoad } from '../point/foreign-load.ts';
 import { measurePoint, type PointTiming } from '../point/point-runner.ts';
 import { type Lane, laneReachable } from './lanes.ts';
 

@@ -14,7 +14,7 @@ import type { Run, RunOptions } from '../lanes/run-options.ts';
 import { defaultMatrixPath, defaultRunDir } from '../paths.ts';
 import { laneDemand, loadMatrixFile, type PlannedPoint, planPoints } from '../plan/plan.ts';
 import { RunFolder } from '../plan/run-folder.ts';
-import { checkForeignTarget } from '../point/foreign-target.ts';
+import { checkForeignTarget } from '../point/foreign-load.ts';
 import { autoProbeLanes, measureTimeScale } from './auto-time-scale.ts';
 import { checkNewRunFolder } from './out-guard.ts';
 import { checkReplicasRunnable } from './replica-check.ts';

@@ -14,7 +14,7 @@ import { type RawCalls, readAttemptsCsv } from '../../analysis/read/raw-files.ts
 import { extraServiceShare, tiedFigures } from '../../analysis/read/tied-figures.ts';
 import { toMarkdown } from '../../analysis/report/report-doc.ts';
 import { tiedBlocks } from '../../analysis/report/tied-report.ts';
-import { attributionRows } from '../../analysis/write/attribution-csv.ts';
+import { attributionRows } from '../../analysis/write/attribution-rows.ts';
 import {
   type AttemptEnd,
   attemptFields,

@@ -7,7 +7,7 @@ import type { CallRecord } from '../../contract/index.ts';
 import { createGrpcTransport } from '../../loadgen/grpc-transport.ts';
 import type { AttemptOutcome } from '../../loadgen/http-transport.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
-import type { LoadGeneratorOptions } from '../../loadgen/options.ts';
+import type { LoadGeneratorOptions } from '../../loadgen/loadgen-options.ts';
 import { type HedgeConfig, referenceConfig } from '../../model/index.ts';
 import { createTargetServer, type TargetServer } from '../../target-server/index.ts';
 import { establishedTo } from '../target-server/tcp-connections.ts';

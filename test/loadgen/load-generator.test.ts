@@ -6,7 +6,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../contract/index.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
-import { inflightCap } from '../../loadgen/options.ts';
+import { inflightCap } from '../../loadgen/loadgen-options.ts';
 import { type HedgeConfig, type ModelParams, referenceConfig } from '../../model/index.ts';
 import { startWorkServer, until, type WorkServer } from './work-server.ts';
 

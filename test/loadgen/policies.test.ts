@@ -10,7 +10,7 @@ import type { HedgeBudgetShape } from '../../library/index.ts';
 import { createGrpcTransport } from '../../loadgen/grpc-transport.ts';
 import { type AttemptOutcome, createTransport, type Transport } from '../../loadgen/http-transport.ts';
 import { createLoadGenerator } from '../../loadgen/load-generator.ts';
-import type { LoadGeneratorOptions } from '../../loadgen/options.ts';
+import type { LoadGeneratorOptions } from '../../loadgen/loadgen-options.ts';
 import { attemptFails, DEFAULT_MODEL, type HedgeConfig, type ModelParams } from '../../model/index.ts';
 import { createTargetServer, type TargetServer } from '../../target-server/index.ts';
 

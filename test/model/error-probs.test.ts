@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePointSpec, pointSpecJson } from '../../contract/index.ts';
-import { resolveOptions } from '../../loadgen/options.ts';
+import { resolveOptions } from '../../loadgen/loadgen-options.ts';
 import { pointSchedule } from '../../loadgen/point-schedule.ts';
 import {
   ArrivalSchedule,

@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeRun } from '../../../analysis/index.ts';
 import { claimsBlocks } from '../../../analysis/report/claims-section.ts';
-import { reportBlocks } from '../../../analysis/report/report.ts';
 import { toMarkdown } from '../../../analysis/report/report-doc.ts';
+import { reportBlocks } from '../../../analysis/report/run-report.ts';
 import { VERDICT_POINTS, writeFixtureRun } from '../fixture.ts';
 
 let run: string;

@@ -16,7 +16,7 @@ import { dilationWords, type PlannedPoint, pendingEntry } from '../plan/plan.ts'
 import { ProgressReporter } from '../plan/progress.ts';
 import { RunRecord } from '../plan/run-record.ts';
 import { simulatePlan } from '../plan/sim-rows.ts';
-import { foreignTrafficLine } from '../point/foreign-target.ts';
+import { foreignTrafficLine } from '../point/foreign-load.ts';
 import { DEFAULT_POINT_TIMING, type PointTiming } from '../point/point-runner.ts';
 import { gitCommit, hedgebenchVersion, machineFacts } from './machine.ts';
 import { replicaPlanNotes } from './replica-check.ts';
