@@ -2,6 +2,6 @@
 
 export { createTransport, type Transport } from './http-transport.ts';
 export { loadgenCommand } from './loadgen-command.ts';
-export type { LoadResult } from './result.ts';
+export type { LoadResult } from './point-result.ts';
 export { createScheduler } from './scheduler.ts';
 export { selfCheck } from './self-check.ts';

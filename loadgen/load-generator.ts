@@ -24,11 +24,10 @@ import {
   resolveOptions,
 } from './loadgen-options.ts';
 import { type ClockReading, pointClock, readClock } from './point-clock.ts';
-import { pointResult, type RecorderCounters } from './point-result.ts';
+import { type LoadResult, pointResult, type RecorderCounters } from './point-result.ts';
 import { PointRun } from './point-run.ts';
-import type { LoadResult } from './result.ts';
 import { startBarrier } from './start-barrier.ts';
-import { StatusWriter } from './status.ts';
+import { StatusWriter } from './status-writer.ts';
 
 const formatHostPort = (a: { host: string; port: number }): string =>
   a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;

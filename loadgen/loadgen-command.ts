@@ -6,7 +6,7 @@ import { BALANCERS, HEDGE_TARGETS } from '../library/index.ts';
 import { LoadgenUsageError } from './errors.ts';
 import { createLoadGenerator } from './load-generator.ts';
 import { pointFlagsGiven, type SpecFlag, specFromFlags } from './spec-flags.ts';
-import type { LoadProgress } from './status.ts';
+import type { LoadProgress } from './status-writer.ts';
 
 /**
  * Flags of `hedgebench loadgen`: the point as one `--spec` (what the orchestrator sends), or spelled flag by

@@ -13,7 +13,7 @@ import {
 } from '../runtime/index.ts';
 import { LoadgenConfigError } from './errors.ts';
 import { flagOf } from './spec-flags.ts';
-import type { LoadProgress } from './status.ts';
+import type { LoadProgress } from './status-writer.ts';
 
 /**
  * Everything one point needs: the point itself (PointSpec, contract/point-spec.ts, which documents and checks

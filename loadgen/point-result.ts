@@ -1,12 +1,18 @@
-// Turns a finished PointRun into its LoadResult: the self-check over the measured sends, percentiles,
-// collapse evidence and the recorder's counters.
+// What a finished point reports (the `summary` JSON in the status hash and the CLI's stdout line), and how a
+// finished PointRun becomes it: the self-check over the measured sends, percentiles, collapse evidence and
+// the recorder's counters.
 
-import { percentileOfSorted } from '../contract/index.ts';
+import { type LoadSummary, percentileOfSorted } from '../contract/index.ts';
 import type { ResolvedOptions } from './loadgen-options.ts';
 import type { PointClock } from './point-clock.ts';
 import type { PointRun } from './point-run.ts';
-import type { LoadResult } from './result.ts';
-import { selfCheck } from './self-check.ts';
+import { type SelfCheck, selfCheck } from './self-check.ts';
+
+/**
+ * The summary of one point as the load generator ran it (contract/point-status.ts declares it); in memory
+ * its self-check's figures are numbers (NaN when there were no samples), which JSON writes as null.
+ */
+export type LoadResult = LoadSummary & { selfCheck: SelfCheck };
 
 /** Counters of the call-record stream, or null without Redis. */
 export type RecorderCounters = LoadResult['recorder'];

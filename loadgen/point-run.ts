@@ -12,12 +12,16 @@ import { attemptsPerCall, newPointPipeline, pointPipeline } from './point-pipeli
 import { pointSchedule } from './point-schedule.ts';
 import { createPointTransport, type PointTransportHooks } from './point-transport.ts';
 import type { ReplicaTransport } from './replica-transport.ts';
-import type { LineSink } from './result.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
-import type { LoadProgress } from './status.ts';
+import type { LoadProgress } from './status-writer.ts';
 import { tiedTags } from './tied-tags.ts';
 import { InflightTimeline } from './timeline.ts';
 import { warmUp } from './warm-up.ts';
+
+/** Where a measured call's CSV line (contract/call-line.ts) goes: the stream recorder, if anywhere. */
+interface LineSink {
+  add(line: string): void;
+}
 
 /** One point's state and hot path; `start()` resolves when the point has ended (any way). */
 export class PointRun {

@@ -1,4 +1,5 @@
-// The point's status hash in Redis (state, progress counters, heartbeat, summary) as the orchestrator reads it.
+// Writes the point's status hash in Redis (state, progress counters, heartbeat, summary), which the
+// orchestrator reads.
 
 import type { Redis } from 'ioredis';
 import { type LoadProgress, progressFields, type StatusHash } from '../contract/index.ts';
