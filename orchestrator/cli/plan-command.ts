@@ -8,7 +8,7 @@ import { laneCountOf } from '../lanes/lanes.ts';
 import { defaultMatrixPath } from '../paths.ts';
 import { formatDuration, laneDemand, loadMatrixFile, type PlannedPoint, planPoints } from '../plan/plan.ts';
 import { estimatePlan, formatPlan } from '../plan/plan-estimate.ts';
-import { collapseDrains, collapsingKeys, simulatePlan } from '../plan/sim-rows.ts';
+import { collapseDrains, collapsingKeys, simulatePlan } from '../plan/plan-simulation.ts';
 import { AUTO_PROBE_SCALE } from '../run/auto-time-scale.ts';
 import { replicaPlanNotes, throwIssues, tiedRunIssues } from '../run/replica-check.ts';
 

@@ -7,14 +7,14 @@
 import type { ClientFigures, PointRow } from '../../contract/index.ts';
 import type { Matrix } from '../../model/index.ts';
 import { startCpuMeter } from '../../runtime/index.ts';
-import { realRow } from '../plan/analysis-bridge.ts';
+import { realRow } from '../plan/analysis-steps.ts';
 import type { PlannedPoint } from '../plan/plan.ts';
 import { aloneWords, laneOrder } from '../plan/plan-estimate.ts';
-import type { ProgressReporter } from '../plan/progress.ts';
+import { collapseDrains, collapsingKeys } from '../plan/plan-simulation.ts';
+import { RunProgress } from '../plan/progress-eta.ts';
+import type { ProgressReporter } from '../plan/progress-reporter.ts';
 import type { RunFolder } from '../plan/run-folder.ts';
-import { RunProgress } from '../plan/run-progress.ts';
 import type { RunRecord } from '../plan/run-record.ts';
-import { collapseDrains, collapsingKeys } from '../plan/sim-rows.ts';
 import { foreignLoad } from '../point/foreign-load.ts';
 import { measurePoint, type PointTiming } from '../point/point-runner.ts';
 import { type Lane, laneReachable } from './lanes.ts';

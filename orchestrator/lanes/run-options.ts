@@ -3,7 +3,7 @@
 import type { GateResult } from '../../analysis/index.ts';
 import type { FailOnVerdict } from '../../model/index.ts';
 import type { PlannedPoint } from '../plan/plan.ts';
-import type { ProgressSink } from '../plan/progress.ts';
+import type { ProgressSink } from '../plan/progress-reporter.ts';
 import type { PointTiming } from '../point/point-runner.ts';
 
 /** Options of createRun (the `hedgebench run` options, plus knobs for tests). */

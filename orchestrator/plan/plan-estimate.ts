@@ -4,8 +4,8 @@ import { percentileRanks } from '../../analysis/index.ts';
 import { latencyMetric } from '../../contract/index.ts';
 import { timeScaleOf, warmupCalls } from '../../model/index.ts';
 import { formatDuration, type PlannedPoint, planTimeScales } from './plan.ts';
+import { ALONE_BACKLOG } from './plan-simulation.ts';
 import { BYTES_PER_CALL, MARGIN_BYTES } from './run-folder.ts';
-import { ALONE_BACKLOG } from './sim-rows.ts';
 
 /**
  * Wall time a point costs beyond its schedule: configure and reset the target, start the load generator
@@ -67,7 +67,10 @@ export interface PlanEstimate {
     calls: number;
     measured: number;
     expectedMs: number;
-    /** Measured with no other lane beside it, after the others (sim-rows.ts, collapsingKeys); absent = no. */
+    /**
+     * Measured with no other lane beside it, after the others (plan-simulation.ts, collapsingKeys);
+     * absent = no.
+     */
     alone?: true;
     /** Predicted to collapse: the time its backlog takes to drain after the schedule (collapseDrainMs). */
     drainMs?: number;
@@ -90,7 +93,7 @@ export interface PlanEstimate {
  * (`unpaired`: a foreign service), checks that its calls bound p99 and p99.9 — there the verdict rests on
  * each side's own interval; paired by call it does not. Lanes take the points in laneOrder, each the next
  * one as it frees up, as the run does; the points keyed in `alone` come after the others, one at a time; a
- * point keyed in `drains` (sim-rows.ts, collapseDrains) lasts that much past its schedule.
+ * point keyed in `drains` (plan-simulation.ts, collapseDrains) lasts that much past its schedule.
  */
 export function estimatePlan(
   plan: readonly PlannedPoint[],

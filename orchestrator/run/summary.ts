@@ -9,7 +9,7 @@ import {
   rowKey,
   rowLabel,
 } from '../../contract/index.ts';
-import { formatDuration } from '../plan/progress.ts';
+import { formatDuration } from '../plan/progress-reporter.ts';
 import { invalidToRetry } from './retry-invalid.ts';
 
 /** What the summary shows. */

@@ -26,7 +26,7 @@ import {
   collapseDrainMs,
   collapseDrains,
   collapsingKeys,
-} from '../../orchestrator/plan/sim-rows.ts';
+} from '../../orchestrator/plan/plan-simulation.ts';
 import { ROOT, requireBuild, rmTemp, runCli, tempDir } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');

@@ -4,7 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PointEntry, PointRow } from '../../contract/index.ts';
 import { formatProgress, formatRunSummary } from '../../orchestrator/index.ts';
-import { formatDuration, ProgressReporter, type ProgressState } from '../../orchestrator/plan/progress.ts';
+import {
+  formatDuration,
+  ProgressReporter,
+  type ProgressState,
+} from '../../orchestrator/plan/progress-reporter.ts';
 
 const state: ProgressState = {
   point: 3,

@@ -3,7 +3,7 @@
 import type { StatusHash } from '../../contract/index.ts';
 import { modelMs, timeScaleOf } from '../../model/index.ts';
 import type { PlannedPoint } from './plan.ts';
-import type { ProgressReporter } from './progress.ts';
+import type { ProgressReporter } from './progress-reporter.ts';
 
 /** Per-point cost beyond the schedule (start, drain, row) assumed until one point has been measured. */
 const FIRST_GUESS_OVERHEAD_MS = 3_000;
@@ -30,7 +30,7 @@ export class RunProgress {
 
   /**
    * `points` in the order the lanes take them; those keyed in `alone` run one at a time, those keyed in
-   * `drains` last that much past their schedule (sim-rows.ts, collapseDrains).
+   * `drains` last that much past their schedule (plan-simulation.ts, collapseDrains).
    */
   constructor(
     private readonly reporter: ProgressReporter,

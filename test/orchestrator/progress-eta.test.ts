@@ -1,10 +1,10 @@
 // The progress line's ETAs: a point the simulation predicts to collapse lasts past its schedule while its
-// backlog drains (sim-rows.ts, collapseDrains), and the ETAs count that.
+// backlog drains (plan-simulation.ts, collapseDrains), and the ETAs count that.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMatrixFile, planPoints } from '../../orchestrator/index.ts';
-import type { ProgressReporter } from '../../orchestrator/plan/progress.ts';
-import { RunProgress } from '../../orchestrator/plan/run-progress.ts';
+import { RunProgress } from '../../orchestrator/plan/progress-eta.ts';
+import type { ProgressReporter } from '../../orchestrator/plan/progress-reporter.ts';
 import { ROOT } from './fixture.ts';
 
 const QUICK = join(ROOT, 'experiments', 'quick.json');
