@@ -16,7 +16,7 @@ import type { PoolTicket } from '../model/index.ts';
 import { PREVIOUS_ATTEMPTS_KEY, TARGET_SERVICE, type WorkReply } from '../runtime/index.ts';
 import { MAX_ATTEMPT, MAX_CALL } from './config.ts';
 import { BadParameterError, ModelFailureResponse, TargetServerError } from './errors.ts';
-import type { Target } from './target.ts';
+import type { Target } from './target-service.ts';
 
 /** A listening gRPC server. */
 export interface GrpcListener {

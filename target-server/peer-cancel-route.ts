@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ATTEMPT, MAX_CALL, parseIndex } from './config.ts';
 import { UnauthorizedError } from './errors.ts';
 import { sendError, sendJson } from './http-reply.ts';
-import type { Target } from './target.ts';
+import type { Target } from './target-service.ts';
 import { epochNowMs } from './tied-copies.ts';
 
 /** True when the request is POST /peer-cancel?… (it skips express). */

@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import type { Cancellation } from '../model/index.ts';
 import type { PoolMode } from './attempt-pool.ts';
+import { createTargetServer } from './create-server.ts';
 import { TargetOptionsError } from './errors.ts';
 import type { MainLoopStall } from './main-loop-stall.ts';
-import { createTargetServer } from './target-server.ts';
 
 /** The process-level settings (CLI flags and environment). */
 interface RunOptions {

@@ -17,7 +17,7 @@ import {
   TargetServerError,
 } from './errors.ts';
 import { sendError, sendJson } from './http-reply.ts';
-import type { Target } from './target.ts';
+import type { Target } from './target-service.ts';
 
 /** True when the request is GET /work?… (the fast path takes it); everything else goes to express. */
 export function isWorkRequest(req: IncomingMessage): boolean {

@@ -7,7 +7,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { parseConfigPatch } from './config.ts';
 import { BadParameterError, TargetServerError, UnauthorizedError } from './errors.ts';
 import type { TargetMetrics } from './metrics.ts';
-import type { Target } from './target.ts';
+import type { Target } from './target-service.ts';
 import { tokenCheck } from './token.ts';
 
 /** Largest accepted control body (PUT /config); larger bodies get 413. */
