@@ -8,8 +8,8 @@ import { writeClaims } from './claims/index.ts';
 import { RunFolderArgumentError } from './errors.ts';
 import { applyGate, comparisonJson, gateError, parseFailOn } from './judge/gate.ts';
 import { sampleMismatches } from './judge/sample-mismatch.ts';
+import { writeReport } from './write/compare-and-report.ts';
 import { compareRunFolder } from './write/write-comparison.ts';
-import { writeReport } from './write/write-report.ts';
 
 interface CompareArgs {
   run?: string;

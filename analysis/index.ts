@@ -12,5 +12,5 @@ export { type RealPoint, readRealPoint, realRowFromRaw } from './judge/real-row.
 export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
 export { STEAL_NOTE_SHARE, stealPercent } from './judge/steal.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
+export { writeReport } from './write/compare-and-report.ts';
 export { compareRunFolder } from './write/write-comparison.ts';
-export { writeReport } from './write/write-report.ts';

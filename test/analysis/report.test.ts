@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareRunFolder, writeReport } from '../../analysis/index.ts';
 import { analyzeRun, everyPoint } from '../../analysis/judge/run-analysis.ts';
-import { renderCharts } from '../../analysis/write/write-report.ts';
+import { renderCharts } from '../../analysis/write/compare-and-report.ts';
 import { COMPARISON_HEADER, parseComparisonCsv, parsePointsCsv } from '../../contract/index.ts';
 import { parseMatrix } from '../../model/index.ts';
 import { createCli } from '../../orchestrator/cli/cli.ts';
