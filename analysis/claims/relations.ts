@@ -4,7 +4,7 @@
 //
 // Latency. Two points A and B of one source and seed, at percentile column P. Two real points with raw
 // calls draw the same random numbers call by call, so their difference A − B lies in D, its 95 % interval
-// paired by call (judge/block-bootstrap.ts). Otherwise each value has its 95 % order-statistic interval
+// paired by call (../judge/block-bootstrap.ts). Otherwise each value has its 95 % order-statistic interval
 // [low, high], or is taken as exact (simulated rows), and D = [A.low − B.high, A.high − B.low]. Two margins:
 //   m = max(0.5 ms, 2 % of the smaller value) — "better" / "worse": D lies wholly below −m / above +m;
 //       "not worse": D lies wholly below +m. 2 % is above the simulation's seed-to-seed spread at a
