@@ -81,7 +81,7 @@ export {
   perLatencyMetric,
 } from './metric-table.ts';
 export { percentileOf, percentileOfSorted, percentileRank } from './percentile.ts';
-export { formatLoad, pointKey, pointSlug, rowKey } from './point-key.ts';
+export { formatLoad, type PointId, pointKey, pointSlug, rowKey } from './point-key.ts';
 export {
   OPTIONAL_POINT_COLUMNS,
   type OptionalPointColumn,

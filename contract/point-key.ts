@@ -11,19 +11,21 @@ import { type DimCells, dimsOfRow } from './dimension-columns.ts';
 export { formatLoad, pointKey, pointSlug } from '../model/index.ts';
 
 /**
- * The fields a key is made of, with the configuration as its name: a CSV row (dimensions as cells) or a
- * manifest entry (dimensions as `dims`).
+ * A point named as a CSV row names it: the configuration by name, the dimensions off their default as
+ * cells. comparison.csv's and the report's lines, and the calibration line, carry it.
  */
-interface KeyFields extends DimCells {
+export interface PointId extends DimCells {
   config: string;
   load: number;
   cancellation: Cancellation;
   seed: number;
-  dims?: PointDims;
 }
 
-/** The join key of a points.csv row (or of anything that names its configuration by name). */
-export function rowKey(r: KeyFields): string {
+/**
+ * The join key of a points.csv row, or of anything that names its configuration by name: a manifest entry
+ * gives its dimensions as `dims` instead of cells.
+ */
+export function rowKey(r: PointId & { dims?: PointDims }): string {
   return pointKey({
     config: { name: r.config },
     load: r.load,

@@ -4,7 +4,7 @@
 // points — each verdict takes every call's own harness parts out instead — and the calibration point is
 // judged like any point, the harness's check of itself.
 
-import { type ComparisonRow, formatLoad, type PointRow } from '../../contract/index.ts';
+import { type ComparisonRow, formatLoad, type PointId, type PointRow } from '../../contract/index.ts';
 
 /** The calibration point's figures; `usable` = they describe the harness (else `note` says why not). */
 export interface Calibration {
@@ -25,17 +25,9 @@ export interface Calibration {
   note: string;
 }
 
-/** Identifies the calibration point when its rows are missing. */
-interface CalibrationPointId {
-  config: string;
-  load: number;
-  cancellation: string;
-  seed: number;
-}
-
 /** Derives the calibration from the calibration point's sim and real rows (either may be missing). */
 export function calibrationFromRows(
-  id: CalibrationPointId,
+  id: PointId,
   sim: PointRow | undefined,
   real: PointRow | undefined,
 ): Calibration {

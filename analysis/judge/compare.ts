@@ -3,10 +3,10 @@
 
 import {
   type ComparisonRow,
-  type DimCells,
   isLatencyMetric,
   type LatencyMetric,
   metricSpec,
+  type PointId,
   type PointRow,
 } from '../../contract/index.ts';
 import type { MarginMetric, Margins } from '../../model/index.ts';
@@ -27,12 +27,6 @@ import {
 export type RealIntervals = Record<LatencyMetric, PercentileInterval | null>;
 
 /** What identifies a point in comparison.csv (with its extra dimensions as cells, when any is set). */
-export interface PointId extends DimCells {
-  config: string;
-  load: number;
-  cancellation: 'ignore' | 'propagate';
-  seed: number;
-}
 
 /** One point's inputs to its comparison lines. */
 interface PointComparisonInput {

@@ -7,13 +7,14 @@ import type {
   ComparisonRow,
   LatencyMetric,
   ManifestPoint,
+  PointId,
   PointRow,
 } from '../../contract/index.ts';
 import type { ReplicaUse } from '../read/replica-use.ts';
 import type { ServerTimeline } from '../read/server-timeline.ts';
 import type { TiedFigures } from '../read/tied-figures.ts';
 import type { Attribution } from './attribution.ts';
-import type { PointId, RealIntervals } from './compare.ts';
+import type { RealIntervals } from './compare.ts';
 import type { PointDiffs } from './paired-comparison.ts';
 import type { RealPoint } from './real-row.ts';
 

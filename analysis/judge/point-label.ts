@@ -2,8 +2,7 @@
 // ("hedge, default budget · delay 10 ms · over gRPC"), so points that differ only in a dimension never
 // share a table row, a chart line or a grid cell. Without dimensions the label is the configuration's name.
 
-import { rowLabel } from '../../contract/index.ts';
-import type { PointId } from './compare.ts';
+import { type PointId, rowLabel } from '../../contract/index.ts';
 
 /** The configuration label of a point. */
 export function configLabel(p: { id: PointId }): string {
