@@ -10,7 +10,7 @@ import type { Transport } from './http-transport.ts';
 import type { ResolvedOptions } from './loadgen-options.ts';
 import { attemptsPerCall, newPointPipeline, pointPipeline } from './point-pipeline.ts';
 import { pointSchedule } from './point-schedule.ts';
-import { createPointTransport, type PointTransportHooks } from './point-transport.ts';
+import { createPointTransport, type PointTransportHooks, pointCall } from './point-transport.ts';
 import type { ReplicaTransport } from './replica-transport.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import type { LoadProgress } from './status-writer.ts';
@@ -114,26 +114,7 @@ export class PointRun {
     this.replicas = built.replicas;
     this.transport = built.transport;
     this.pipe = pointPipeline(o, clock, R);
-    const replicas = this.replicas;
-    const transport = this.transport;
-    // A tied point's copies also name their siblings' replicas (tied-tags.ts); other points' requests are as ever.
-    const tag = tiedTags(o, R);
-    this.runCall =
-      replicas === null
-        ? this.pipe.compose<number>((cs, attempt, done) => transport.send(cs.call, attempt, done))
-        : tag === null
-          ? this.pipe.compose<number>((cs, attempt, done) =>
-              replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done),
-            )
-          : this.pipe.compose<number>((cs, attempt, done) =>
-              replicas.sendVia(
-                cs.replicas![attempt],
-                cs.call,
-                attempt,
-                done,
-                tag(cs.call, attempt, cs.replicas!),
-              ),
-            );
+    this.runCall = pointCall(this.pipe, built, tiedTags(o, R));
   }
 
   /**

@@ -1,12 +1,14 @@
 // A point's transport, built from its options: gRPC to one target (grpc-js hedging by itself when the
 // configuration says so), or HTTP/1.1 to the target and each replica, the replicas seen as one.
 
+import type { Operation, Pipeline } from '../library/index.ts';
 import { grpcServiceConfig, peerCancelCopies } from '../model/index.ts';
 import { GRPC_SERVICE } from '../runtime/index.ts';
 import { createGrpcTransport } from './grpc-transport.ts';
 import { createTransport, type Transport, type TransportOptions } from './http-transport.ts';
 import type { ResolvedOptions } from './loadgen-options.ts';
 import { createReplicaTransport, type ReplicaTransport } from './replica-transport.ts';
+import type { TiedTag } from './tied-tags.ts';
 
 /** What every transport of the point reports to the point (its clock and its write and failure hooks). */
 export type PointTransportHooks = Required<
@@ -57,4 +59,18 @@ export function createPointTransport(
   );
   const replicas = R > 1 ? createReplicaTransport(parts) : null;
   return { replicas, transport: replicas ?? parts[0] };
+}
+
+/**
+ * The pipeline's call over the point's transport: to the one target, or to the replica the balancer chose for
+ * each attempt; a tied point's copies also name their siblings' replicas (`tag`, tied-tags.ts).
+ */
+export function pointCall(pipe: Pipeline, pt: PointTransport, tag: TiedTag | null): Operation<number> {
+  const { transport, replicas } = pt;
+  if (replicas === null) return pipe.compose<number>((cs, attempt, done) => transport.send(cs.call, attempt, done));
+  if (tag === null)
+    return pipe.compose<number>((cs, attempt, done) => replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done));
+  return pipe.compose<number>((cs, attempt, done) =>
+    replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done, tag(cs.call, attempt, cs.replicas!)),
+  );
 }

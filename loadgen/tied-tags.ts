@@ -7,7 +7,7 @@ import { balancerDraw, peerCancelCopies, type TiedPeerSetup, tiedPeers } from '.
 import type { ResolvedOptions } from './loadgen-options.ts';
 
 /** The query a copy's request gains (`&peers=…`), from the replicas its call used so far; null: not tied. */
-type TiedTag = (call: number, copy: number, used: readonly number[]) => string;
+export type TiedTag = (call: number, copy: number, used: readonly number[]) => string;
 
 /** The tags of `o`'s copies over `R` replicas, or null when the point's calls are not tied. */
 export function tiedTags(o: ResolvedOptions, R: number): TiedTag | null {

@@ -1,9 +1,8 @@
 // The service behind the HTTP routes: the worker pool (on the event loop or in its own thread, see
-// attempt-pool.ts), the model's service times, counters since reset, the hold-time error, the attempt
+// attempt-pool.ts), the model's service times, counters since reset, its checks of itself (server-checks.ts), the attempt
 // records of the point being measured (each line from contract/attempt-line.ts, into attempt-recorder.ts's
 // recorder), and a tied point's copies and peer cancels (target-ties.ts).
 
-import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import { type AttemptEnd, attemptLine, tiedAttemptCells } from '../contract/index.ts';
 import {
@@ -20,9 +19,8 @@ import { PointRecording } from './attempt-recorder.ts';
 import type { AttemptResult, Done } from './attempt-result.ts';
 import { applyPatch, type ConfigPatch, intendedServiceMs, type ServerConfig } from './config.ts';
 import { BadParameterError, BusyError, PoolBacklogError, type TargetServerError } from './errors.ts';
-import { HoldTimeHistogram } from './hold-time.ts';
-import { loopDelaySummary } from './loop-delay.ts';
 import type { TargetMetrics } from './metrics.ts';
+import { ServerChecks } from './server-checks.ts';
 import type { TargetStats } from './target-stats.ts';
 import { droppedAttemptLine, TargetTies, TiedCopy } from './target-ties.ts';
 import type { PeerCancelOutcome } from './tied-copies.ts';
@@ -37,19 +35,8 @@ const CLIENT_ADDRESSES_MAX = 64;
 /** The target's state; one per server. */
 export class Target {
   private cfg: ServerConfig;
-  private readonly hold = new HoldTimeHistogram();
-  // Worker released → response written, per answered attempt: how long a ready response waited for this
-  // event loop. The target's own check of its main thread (the pool thread's is the hold overshoot).
-  private readonly responseDelay = new HoldTimeHistogram();
-  // How late the event loop ran a 1 ms timer: a stall here delays responses (and, with the pool on this
-  // loop, holds) — the target's own check of the point, beside the hold overshoot.
-  private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 1 });
-  // The load generator warms up against /health as fast as it can before its first call; that burst is not
-  // the point's load, so the event-loop delay is counted from the first /work after a reset.
-  private loadStarted = false;
+  private readonly checks = new ServerChecks();
   private resetAt: number;
-  private resetCpu = process.cpuUsage();
-  private resetElu = performance.eventLoopUtilization();
   private badRequests = 0;
   private poolRejected = 0;
   private readonly clients = new Map<string, number>();
@@ -75,7 +62,6 @@ export class Target {
     this.tied = new TargetTies(pool, token, onLog);
     this.tied.configure(initial);
     this.wallModel = dilateModel(initial.model, initial.timeScale);
-    this.loopDelay.enable();
     pool.onCancelRequested = () => this.metrics?.cancelRequested();
     this.resetAt = clock.now();
     this.recording = new PointRecording(redis, onLog);
@@ -103,10 +89,7 @@ export class Target {
     const fails = attemptFails(wm, cfg.seed, call, attempt);
     const intendedMs = fails ? errorHoldMs(wm) : intendedServiceMs(wm, cfg, call, attempt);
     const pushback = wm.pushback;
-    if (!this.loadStarted) {
-      this.loadStarted = true;
-      this.loopDelay.reset();
-    }
+    this.checks.workArrived();
     if (tie !== null && !(tie instanceof TiedCopy)) {
       this.dropOnArrival(call, attempt, intendedMs, tie.arrivedMs, done);
       return DROPPED;
@@ -121,7 +104,7 @@ export class Target {
         // Start and end come from the pool itself (the pool thread's own times in thread mode), so this is
         // the hold as the worker saw it, not as the event loop later got round to noticing it.
         const held = started ? endMs - startMs : 0;
-        if (poolEnd === 'served') this.hold.record(held - intendedMs);
+        if (poolEnd === 'served') this.checks.recordHold(held - intendedMs);
         this.metrics?.attemptEnded(ended);
         const answer = (): void => {
           const r: AttemptResult = {
@@ -153,7 +136,7 @@ export class Target {
               cells,
             ),
           );
-          if (!Number.isNaN(respondedMs)) this.responseDelay.record(respondedMs - endMs);
+          if (!Number.isNaN(respondedMs)) this.checks.recordResponseDelay(respondedMs - endMs);
         };
         const waitMs = cfg.responseDelayMs * cfg.timeScale;
         if (waitMs <= 0 || poolEnd !== 'served') {
@@ -239,23 +222,17 @@ export class Target {
   reset(): void {
     this.assertIdle();
     this.pool.resetStats();
-    this.hold.reset();
-    this.responseDelay.reset();
-    this.loopDelay.reset();
+    this.checks.reset();
     this.tied.reset();
-    this.loadStarted = false;
     this.badRequests = 0;
     this.poolRejected = 0;
     this.resetAt = this.clock.now();
-    this.resetCpu = process.cpuUsage();
-    this.resetElu = performance.eventLoopUtilization();
   }
 
   stats(): TargetStats {
     const p = this.pool.stats();
     const elapsed = this.clock.now() - this.resetAt;
     const workers = this.cfg.workers;
-    const cpu = process.cpuUsage(this.resetCpu);
     return {
       version: this.version,
       config: this.cfg,
@@ -273,15 +250,7 @@ export class Target {
       cancelRequests: p.cancelRequests,
       badRequests: this.badRequests,
       pool: { mode: this.pool.mode, priority: this.pool.priority, rejected: this.poolRejected },
-      holdErrorMs: this.hold.summary(),
-      responseDelayMs: this.responseDelay.summary(),
-      eventLoopDelayMs: loopDelaySummary(this.loopDelay),
-      cpu: {
-        userMs: cpu.user / 1000,
-        systemMs: cpu.system / 1000,
-        cores: elapsed > 0 ? (cpu.user + cpu.system) / 1000 / elapsed : 0,
-      },
-      eventLoopUtilisation: performance.eventLoopUtilization(this.resetElu).utilization,
+      ...this.checks.figures(elapsed),
       clients: Object.fromEntries(this.clients),
       peerCancel: this.tied.stats(),
       recorder: this.recording.stats(),
@@ -290,7 +259,7 @@ export class Target {
 
   /** Stops the event-loop monitor (its timer must not outlive the server) and the peers' connections. */
   async close(): Promise<void> {
-    this.loopDelay.disable();
+    this.checks.close();
     await this.tied.close();
   }
 

@@ -6,15 +6,14 @@ import { claimRowsOfRun, sourcesOf } from '../claims/claims-input.ts';
 import { seedLine, verdictCell } from '../claims/claims-table.ts';
 import { CLAIMS, evaluateClaims } from '../claims/evaluate.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
-import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { Block } from './report-doc.ts';
 
 /**
- * The claims section of a run's report. Reads the run's points.csv for the sources the analysis does not
- * carry (e.g. sim+net); sim and real come from the analysis itself, real with its intervals.
+ * The claims section of a run's report: sim and real from the analysis, real with its intervals, and the
+ * sim+net rows the analysis computed (the ones points.csv holds once the comparison is written).
  */
 export function claimsBlocks(a: RunAnalysis): Block[] {
-  const { rows } = claimRowsOfRun(a, readPointsCsv(a.runDir));
+  const { rows } = claimRowsOfRun(a, a.simNet.rows);
   const sources = sourcesOf(rows);
   const results = evaluateClaims(rows, sources);
   const heading: Block = { kind: 'heading', level: 2, text: "The study's claims" };
