@@ -1,7 +1,8 @@
 // The service behind the HTTP routes: the worker pool (on the event loop or in its own thread, see
-// attempt-pool.ts), the model's service times, counters since reset, its checks of itself (server-checks.ts), the attempt
-// records of the point being measured (each line from contract/attempt-line.ts, into attempt-recorder.ts's
-// recorder), and a tied point's copies and peer cancels (target-ties.ts).
+// attempt-pool.ts), the model's service times, counters since reset, its checks of itself
+// (server-checks.ts), the attempt records of the point being measured (each line from
+// contract/attempt-line.ts, into attempt-recorder.ts's recorder), and a tied point's copies and peer
+// cancels (target-ties.ts).
 
 import type { Redis } from 'ioredis';
 import { type AttemptEnd, attemptLine, tiedAttemptCells } from '../contract/index.ts';
