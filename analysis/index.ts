@@ -8,7 +8,7 @@ export { comparePoint, formatSummaryLine } from './judge/compare.ts';
 export { applyGate, comparisonJson, type GateResult, gateError, parseFailOn } from './judge/gate.ts';
 export { type PointDiffs, pairedDiffs } from './judge/paired-comparison.ts';
 export { percentileInterval, percentileRanks } from './judge/percentile-ci.ts';
-export { type RealPoint, readRealPoint, realRowFromRaw } from './judge/real-row.ts';
+export { type RealPoint, readRealPoint } from './judge/real-row.ts';
 export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
 export { STEAL_NOTE_SHARE, stealPercent } from './judge/steal.ts';
 export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';

@@ -4,26 +4,17 @@
 // the target's PUT /config body and /work reply, point keys, the metric table and the percentile rule.
 
 export { attemptLine, tiedAttemptCells } from './attempt-line.ts';
-export {
-  ATTRIBUTION_COLUMNS,
-  type AttributionRow,
-  formatAttributionCsv,
-} from './attribution-csv.ts';
+export { type AttributionRow, formatAttributionCsv } from './attribution-csv.ts';
 export { callLine } from './call-line.ts';
 export {
-  CLAIM_VERDICTS,
-  CLAIMS_COLUMNS,
   CLAIMS_HEADER,
   type ClaimsCsvRow,
   type ClaimVerdict,
-  claimsCsvRowSchema,
   formatClaimsCsv,
-  formatClaimsRow,
   parseClaimsCsv,
 } from './claims-csv.ts';
 export { type CollapseEvidence, detectCollapse, MIN_SAMPLES, type Timeline } from './collapse.ts';
 export {
-  COMPARISON_COLUMNS,
   COMPARISON_HEADER,
   type ComparisonRow,
   formatComparisonCsv,
@@ -31,24 +22,10 @@ export {
   parseComparisonCsv,
 } from './comparison-csv.ts';
 export { CLIENT_METRICS, METRICS, type Metric, VERDICTS, type Verdict } from './comparison-metrics.ts';
-export { csvBody, csvCell, csvFile } from './csv.ts';
-export {
-  csvBodyWithDims,
-  csvFileWithDims,
-  type DimCells,
-  dimCellsOf,
-  dimsOfRow,
-  parseDimCells,
-  rowLabel,
-} from './dimension-columns.ts';
-export {
-  ClaimsCsvError,
-  ComparisonCsvError,
-  PointSpecError,
-  StatusJsonError,
-  WorkReplyError,
-} from './errors.ts';
-export { type FormatMsOptions, formatMs } from './format-ms.ts';
+export { csvCell, csvFile } from './csv.ts';
+export { type DimCells, dimCellsOf, dimsOfRow, rowLabel } from './dimension-columns.ts';
+export { ClaimsCsvError, ComparisonCsvError, StatusJsonError, WorkReplyError } from './errors.ts';
+export { formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
 export {
   type ClientFigures,
@@ -67,36 +44,23 @@ export {
   LATENCY_METRICS,
   type LatencyColumn,
   type LatencyMetric,
-  type LatencyMetricEntry,
   latencyMetric,
   latencyMetricOfColumn,
   METRIC_TABLE,
-  type MetricEntry,
-  type MetricName,
-  type MetricOf,
-  type MetricSpec,
-  type MetricUnit,
   metricOfColumn,
   metricSpec,
   perLatencyMetric,
 } from './metric-table.ts';
 export { percentileOf, percentileOfSorted, percentileRank } from './percentile.ts';
 export { formatLoad, type PointId, pointKey, pointSlug, rowKey } from './point-key.ts';
-export {
-  OPTIONAL_POINT_COLUMNS,
-  type OptionalPointColumn,
-  type PointRow,
-  type PointSource,
-} from './point-row.ts';
+export { OPTIONAL_POINT_COLUMNS, type PointRow } from './point-row.ts';
 export {
   checkPointSpec,
-  type FieldLabel,
   POINT_SPEC_FIELDS,
   type PointSpec,
   type PointSpecField,
   parsePointSpec,
   pointSpecJson,
-  pointSpecSchema,
 } from './point-spec.ts';
 export {
   type ClientStatus,
@@ -108,7 +72,6 @@ export {
   type PointStatus,
   parseStatusHash,
   parseStatusJson,
-  pointStatusSchema,
   progressFields,
   type StatusHash,
   type SummaryRead,
@@ -156,5 +119,4 @@ export {
   parsePushbackMs,
   parseWorkReply,
   serverMsOfReply,
-  type WorkReply,
 } from './work-reply.ts';

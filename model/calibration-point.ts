@@ -1,6 +1,6 @@
 // The calibration points of a matrix: `no hedge` at a low load, one per time scale and transport, each
-// measuring the harness's own overhead at its scale and over its wire (gRPC's transit is about twice
-// HTTP/1.1's here, so an HTTP/1.1 allowance leaves a gRPC point's p50 out of it).
+// measuring the harness's own overhead at its scale and over its wire: the report's line on what the harness
+// adds must describe the wire and the clock of the points it stands beside.
 
 import type { PointDims } from './dimensions.ts';
 import { pointModel } from './error-probs.ts';

@@ -1,6 +1,6 @@
 // The Point: the unit of work that the simulator predicts and the real harness measures.
-// Its key `config|load|cancellation|seed` (contract/point-key.ts) names its rows in points.csv, its raw files
-// and its Redis keys (results/README.md lists every file).
+// Its key `config|load|cancellation|seed`, defined here (contract/point-key.ts is its public place), names
+// its rows in points.csv, its raw files and its Redis keys (results/README.md lists every file).
 
 import { dimsKeySuffix, dimsSlugSuffix, type PointDims } from './dimensions.ts';
 import type { HedgeConfig } from './hedge-config.ts';

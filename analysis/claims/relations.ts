@@ -25,7 +25,7 @@ import { type Check, type ClaimPoints, type PointRef, unusable } from './claim-p
 import type { ClaimRow, LatencyColumn } from './claim-row.ts';
 
 /** The margins of the latency relations (see the file comment): better / worse, and same result. */
-export const LATENCY_TOLERANCE = Object.freeze({
+const LATENCY_TOLERANCE = Object.freeze({
   better: Object.freeze({ relative: 0.02, absoluteMs: 0.5 }),
   same: Object.freeze({ relative: 0.05, absoluteMs: 1 }),
 });
@@ -49,7 +49,7 @@ function interval(row: ClaimRow, col: LatencyColumn, v: number): { low: number; 
 }
 
 /** `48.7 ms [45.0, 52.1]`, `collapse`, or `48.7 ms` for an exact value. */
-export function latencyText(row: ClaimRow, col: LatencyColumn): string {
+function latencyText(row: ClaimRow, col: LatencyColumn): string {
   if (row.collapsed) return 'collapse';
   const v = row[col];
   if (v === null) return 'no successful call';
@@ -171,7 +171,7 @@ export function collapseCheck(pts: ClaimPoints, p: PointRef, expected: boolean):
 }
 
 /** The rate columns a claim may bound. */
-export type RateColumn = 'requests_per_call' | 'rejected_rate' | 'utilization' | 'hedge_rate';
+type RateColumn = 'requests_per_call' | 'rejected_rate' | 'utilization' | 'hedge_rate';
 
 /** A rate of a row, rounded as points.csv writes it; null when absent or the row is no evidence. */
 export function rateOf(

@@ -99,10 +99,6 @@ export class WeightedSample {
     }
   }
 
-  get n(): number {
-    return this.value.length;
-  }
-
   /** The nearest-rank p-th percentile under block weights `w` (NaN when every value weighs 0). */
   percentile(w: Float64Array, p: number): number {
     let total = 0;

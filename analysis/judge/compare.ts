@@ -2,31 +2,26 @@
 // numbers in, rows out; reading the run folder and pairing the calls is run-analysis.ts's job.
 
 import {
+  CLIENT_METRICS,
   type ComparisonRow,
   isLatencyMetric,
   type LatencyMetric,
+  METRICS,
+  type Metric,
   metricSpec,
   type PointId,
   type PointRow,
+  VERDICTS,
+  type Verdict,
 } from '../../contract/index.ts';
 import type { MarginMetric, Margins } from '../../model/index.ts';
 import { equivalence, marginOf } from './equivalence.ts';
 import type { PointDiffs } from './paired-comparison.ts';
 import type { PercentileInterval } from './percentile-ci.ts';
-import {
-  CLIENT_METRICS,
-  METRICS,
-  type Metric,
-  pointVerdict,
-  roundTo,
-  VERDICTS,
-  type Verdict,
-} from './verdict.ts';
+import { pointVerdict, roundTo } from './verdict.ts';
 
 /** The real 95 % interval of each latency metric (null: no successful call). */
 export type RealIntervals = Record<LatencyMetric, PercentileInterval | null>;
-
-/** What identifies a point in comparison.csv (with its extra dimensions as cells, when any is set). */
 
 /** One point's inputs to its comparison lines. */
 interface PointComparisonInput {

@@ -6,8 +6,8 @@
 // to the request because the real call's clock starts at the intended send time and the load generator's
 // event loop delays every write, the hedge's too. Hold overshoot does not belong to the transport: it keeps
 // a worker busy past its service, so it lengthens the queue, which no delay outside the server can model;
-// it stays in the real − sim gap (and the calibration allowance), where issue "Fidelity on the real clock"
-// wants it fixed, not absorbed. The cancellation's trip has no measurement of its own; it takes the
+// it stays in the real − sim gap, where the attribution takes it out of each call (its own part,
+// `overshoot`) rather than a transport absorbing it. The cancellation's trip has no measurement of its own; it takes the
 // request transit (an abort is a write by the client, read by the server's event loop) without send lag.
 
 import { type DelayDistribution, empiricalDelay, type TransportParams } from '../../model/index.ts';

@@ -39,7 +39,6 @@ export interface PointAnalysis {
   /** What the harness's parts added at each latency percentile (real − real′); absent = not split. */
   harness?: Partial<Record<LatencyMetric, number>>;
   /** Ok calls whose latency the attribution could not split, compared whole (the verdict says how many). */
-  unsplit: number;
   invalidReasons: string[];
   collapseReasons: string[];
   /** In-flight attempts over time from the generator's status.json, [t_ms, count]; empty when unknown. */
@@ -84,7 +83,6 @@ export function pointWithoutMeasurement(
     raw: null,
     intervals: null,
     diffs: null,
-    unsplit: 0,
     invalidReasons: [],
     collapseReasons: [],
     inflightTimeline: [],

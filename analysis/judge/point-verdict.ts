@@ -2,7 +2,7 @@
 // grid and the phrase of its tables. Pure: a point's comparison rows in, a category and text out.
 
 import type { PointAnalysis } from './point-analysis.ts';
-import type { Verdict } from './verdict.ts';
+import type { Verdict } from '../../contract/index.ts';
 
 /**
  * A point's overall verdict: `agrees` when every metric agrees, `diverges` when any metric diverges, or

@@ -12,6 +12,7 @@ import {
   formatLoad,
   formatPointRow,
   type ManifestPoint,
+  type PointId,
   type PointRow,
   parsePointsCsv,
   perLatencyMetric,
@@ -24,13 +25,7 @@ import { statusInflightTimelineMs } from '../read/raw-files.ts';
 import { type RunManifest, readManifest, readPointsCsv } from '../read/run-folder-reader.ts';
 import { simulatedCalls } from '../read/sim-calls-file.ts';
 import type { Calibration } from './calibration.ts';
-import {
-  type ComparisonSummary,
-  comparePoint,
-  type PointId,
-  type RealIntervals,
-  summarize,
-} from './compare.ts';
+import { type ComparisonSummary, comparePoint, type RealIntervals, summarize } from './compare.ts';
 import { percentileInterval } from './percentile-ci.ts';
 import { type PointAnalysis, pointWithoutMeasurement } from './point-analysis.ts';
 import { pairPoint } from './point-pairing.ts';
@@ -184,7 +179,6 @@ export function analyzeRun(runDir: string): RunAnalysis {
     const paired = pairPoint(rp, calls, workersOf(p.entry), { independent: clientSide, harnessFree: true });
     p.diffs = paired.diffs;
     p.harness = paired.harness;
-    p.unsplit = paired.unsplit;
     if (paired.unsplit > 0)
       notes.push(
         `${describe(p.entry)}: ${paired.unsplit} ok calls have no server record of their winner, so their harness parts could not be taken out; they are compared with their whole latency`,

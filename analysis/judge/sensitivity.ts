@@ -6,7 +6,7 @@
 // asked of the simulator itself — the perturbed simulation against the model's, paired by call, as the
 // verdict pairs the measurement — and where even it cannot, `undecided` is the right answer, `agrees` a miss.
 
-import { metricSpec, type PointRow } from '../../contract/index.ts';
+import { METRICS, type Metric, metricSpec, type PointRow } from '../../contract/index.ts';
 import { type MarginMetric, type Margins, type Matrix, parsePerturbation } from '../../model/index.ts';
 import { runPoint, type SimResult } from '../../simulator/index.ts';
 import { entryPoint, simulatedCalls } from '../read/sim-calls-file.ts';
@@ -14,7 +14,6 @@ import { simCallTable } from './call-table.ts';
 import { equivalence, marginOf } from './equivalence.ts';
 import { pairedDiffs } from './paired-comparison.ts';
 import type { PointAnalysis } from './point-analysis.ts';
-import { METRICS, type Metric } from './verdict.ts';
 
 /** One perturbed point: what the perturbation does to it in the model, and what the verdict said. */
 interface SensitivityPoint {
@@ -148,7 +147,10 @@ export function sensitivityOf(
   return { cases };
 }
 
-/** One line per perturbation, e.g. `serviceFactor=1.03: caught at 7 of 7 points it affects; 0 false alarms`. */
+/**
+ * One line per perturbation, e.g. `sensitivity: serviceFactor=1.03: caught at 7 of the 7 points it affects;
+ * 0 agreed where it should not; 0 flagged where it changes nothing`.
+ */
 export function formatSensitivityLines(s: Sensitivity | null): string[] {
   if (s === null) return [];
   return s.cases.map((c) => {

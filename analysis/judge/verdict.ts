@@ -2,17 +2,7 @@
 // verdicts every metric of a point shares (collapse, validity, a missing side) are decided here; a metric's
 // own verdict is the equivalence rule of equivalence.ts. results/README.md states the same rules.
 
-import {
-  CLIENT_METRICS,
-  METRICS,
-  type Metric,
-  type PointRow,
-  VERDICTS,
-  type Verdict,
-} from '../../contract/index.ts';
-
-// The metric and verdict names are comparison.csv's format, so contract/ owns them; the rules stay here.
-export { CLIENT_METRICS, METRICS, type Metric, VERDICTS, type Verdict };
+import type { PointRow, Verdict } from '../../contract/index.ts';
 
 /** Rounds to a metric's decimals so the verdict matches the printed numbers exactly. */
 export function roundTo(x: number, decimals: number): number {

@@ -3,8 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { comparePoint } from '../../analysis/judge/compare.ts';
-import { CLIENT_METRICS, METRICS } from '../../analysis/judge/verdict.ts';
-import type { PointRow } from '../../contract/index.ts';
+import { CLIENT_METRICS, METRICS, type PointRow } from '../../contract/index.ts';
 import { resolveMargins } from '../../model/index.ts';
 import { pointRow } from './fixture.ts';
 
