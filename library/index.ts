@@ -79,6 +79,7 @@ export {
   PercentileDelay,
   resolveHedgeDelay,
 } from './percentile-delay.ts';
+export { percentileRank } from './percentile-rank.ts';
 export {
   type AdaptiveLimitStepOptions,
   type AttemptContext,

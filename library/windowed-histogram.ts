@@ -2,6 +2,7 @@
 // being filled. Adding a sample is O(1); the window moves only when a slot boundary is crossed, which is
 // when a percentile of it is worth recomputing (the caller caches it until the next rotation).
 import { BUCKET_VALUE, BUCKETS, bucketOf } from './log-buckets.ts';
+import { percentileRank } from './percentile-rank.ts';
 
 /** Completed slots a window spans; the percentile in force is refreshed every windowMs / WINDOW_SLOTS. */
 export const WINDOW_SLOTS = 5;
@@ -90,16 +91,14 @@ export class WindowedHistogram {
   }
 
   /**
-   * The q-th percentile (0 < q < 100) of the completed window by the nearest-rank method: the bucket
-   * holding the ceil(q/100 · n)-th smallest sample, reported as its midpoint clamped to the window's
+   * The q-th percentile (0 < q < 100) of the completed window by the nearest-rank rule (percentile-rank.ts):
+   * the bucket holding the percentileRank(n, q)-th smallest sample, reported as its midpoint clamped to the window's
    * exact [min, max] (so a constant latency reads back exactly). NaN when the window is empty.
    */
   percentile(q: number): number {
     const n = this.n;
     if (n === 0) return Number.NaN;
-    const exact = (q * n) / 100;
-    // A product like 99.9 × 1000 lands a hair above the integer it means; do not round that up.
-    const rank = Math.max(1, Math.ceil(exact - 1e-9 * Math.max(1, exact)));
+    const rank = percentileRank(n, q);
     const t = this.total;
     let b = 0;
     if (rank * 2 > n) {
