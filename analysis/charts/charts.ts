@@ -2,7 +2,7 @@
 // (vega View with renderer 'none', then toSVG). Spec builders are pure; renderSvg is the only async step.
 
 import type { TopLevelSpec } from 'vega-lite';
-import { formatLoad, percentileOf } from '../../contract/index.ts';
+import { formatLoad, percentileOf, percentileOfSorted } from '../../contract/index.ts';
 import { COMPONENTS, type Component } from '../judge/attribution.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { configLabel } from '../judge/point-label.ts';
@@ -44,7 +44,7 @@ export function latencyOverTime(
     if (b.length === 0) return;
     b.sort((u, v) => u - v);
     const t_s = Number(((k + 0.5) * width) / 1000);
-    out.push({ t_s, series: 'median latency', value: b[Math.floor((b.length - 1) / 2)] });
+    out.push({ t_s, series: 'median latency', value: percentileOfSorted(b, 50) });
     out.push({ t_s, series: 'max latency', value: b[b.length - 1] });
   });
   return out;

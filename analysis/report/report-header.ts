@@ -1,6 +1,7 @@
 // The head of a run's report: its title, what the matrix and the machine were, the summary and calibration
 // lines, and what a reader must know about the run (points not measured, notes).
 
+import { percentileOfSorted } from '../../contract/index.ts';
 import type { MarginMetric } from '../../model/index.ts';
 import { agreementLine, detectable, marginText, metricWords } from '../judge/agreement.ts';
 import { formatSummaryLine } from '../judge/compare.ts';
@@ -21,7 +22,7 @@ function restsOnLine(a: RunAnalysis): string {
       .map(detectable)
       .filter((x): x is number => x !== null && Number.isFinite(x))
       .sort((x, y) => x - y);
-    if (ds.length > 0) parts.push(`${metricWords(m)} ${marginText(m, ds[Math.floor(ds.length / 2)])}`);
+    if (ds.length > 0) parts.push(`${metricWords(m)} ${marginText(m, percentileOfSorted(ds, 50))}`);
   }
   const pairing = a.manifest.matrix.target
     ? 'two independent samples per metric (a foreign service draws its own service times)'
