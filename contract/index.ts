@@ -105,6 +105,7 @@ export { RUN_FILES } from './run-files.ts';
 export {
   CALL_OUTCOMES,
   emptySimCalls,
+  OUTCOME_CODE,
   formatSimCallsCsv,
   SIM_CALL_FIELDS,
   SIM_CALLS_DIR,

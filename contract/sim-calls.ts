@@ -16,8 +16,15 @@ export const SIM_CALL_FIELDS = [
   'busy_ms',
 ] as const;
 
-/** Outcome codes of the per-call columns (the order of CALL_OUTCOMES). */
+/** A call's outcome as a code in a column of calls (simulated or measured): its index here. */
 export const CALL_OUTCOMES: readonly CallOutcome[] = ['ok', 'rejected', 'failed'];
+
+/** Each outcome's code (CALL_OUTCOMES read backwards). */
+export const OUTCOME_CODE: Readonly<Record<CallOutcome, number>> = Object.freeze({
+  ok: CALL_OUTCOMES.indexOf('ok'),
+  rejected: CALL_OUTCOMES.indexOf('rejected'),
+  failed: CALL_OUTCOMES.indexOf('failed'),
+});
 
 /** The measured calls of a simulated point, column by column, in model ms. */
 export interface SimCalls {

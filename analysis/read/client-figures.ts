@@ -2,11 +2,16 @@
 // with call index ≡ client mod K) through the same RowBuilder as the point's row, and each client's own
 // self-check from its status (status.json `clients[i]`, written by the drain).
 
-import { type ClientFigures, type ClientStatus, RowBuilder, type RowContext } from '../../contract/index.ts';
+import {
+  CALL_OUTCOMES,
+  type ClientFigures,
+  type ClientStatus,
+  RowBuilder,
+  type RowContext,
+} from '../../contract/index.ts';
 import { clientOfCall } from '../../model/index.ts';
 import type { PointStatus, RawCalls } from './raw-files.ts';
 
-const OUTCOMES = ['ok', 'rejected', 'failed'] as const;
 
 /** The figures of each of the point's `clients` load generators, from its measured calls and its status. */
 export function clientFigures(
@@ -19,7 +24,7 @@ export function clientFigures(
   for (let i = 0; i < calls.n; i++) {
     builders[clientOfCall(calls.call[i], clients)].addCall(
       calls.latencyMs[i],
-      OUTCOMES[calls.outcome[i]],
+      CALL_OUTCOMES[calls.outcome[i]],
       calls.attempts[i],
       calls.skipped[i],
     );

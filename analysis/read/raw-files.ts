@@ -9,8 +9,10 @@ import {
   attemptFields,
   CALL_FIELDS,
   CALL_FIELDS_ADDED,
+  CALL_OUTCOMES,
   type CallOutcome,
   callFields,
+  OUTCOME_CODE,
   PEER_CANCEL_FATES,
   type PeerCancelFate,
   type PointStatus,
@@ -22,13 +24,8 @@ import {
 import { RawFileError } from '../errors.ts';
 import { CsvScanner } from './csv-scan.ts';
 
-/** Outcome codes of `RawCalls.outcome`. */
-export const OUTCOME_CODE: Readonly<Record<CallOutcome, number>> = Object.freeze({
-  ok: 0,
-  rejected: 1,
-  failed: 2,
-});
-const OUTCOMES: readonly CallOutcome[] = ['ok', 'rejected', 'failed'];
+// `RawCalls.outcome` holds contract's codes (OUTCOME_CODE), as the simulated calls do.
+export { OUTCOME_CODE };
 
 /** The measured calls of a point, one entry per line of calls.csv (times in ms on the generator's clock). */
 export interface RawCalls {
@@ -133,7 +130,7 @@ export function readCallsCsv(path: string): RawCalls {
     c.intendedMs[i] = sc.num(F);
     c.sendLagMs[i] = sc.num(F);
     c.latencyMs[i] = sc.num(F);
-    const code = OUTCOMES.indexOf(sc.str(F, OUTCOMES) as CallOutcome);
+    const code = CALL_OUTCOMES.indexOf(sc.str(F, CALL_OUTCOMES) as CallOutcome);
     c.attempts[i] = sc.num(F);
     c.skipped[i] = sc.num(F);
     c.winner[i] = sc.num(F);
