@@ -16,7 +16,7 @@ export const CLAIM_2: ClaimDefinition = {
   title: 'no budget: collapse at high load',
   statement:
     'Without a budget, hedging collapses the service at high load (the queue never drains; load doubles, or triples with three attempts), and it does not recover by itself. With another seed, three attempts collapsed already at 50 %.',
-  rule: `cancellation ignore, at load 0.95 (and 0.85 when present): \`${NO_BUDGET}\` and \`${THREE_ATTEMPTS}\` collapse (the collapse criterion: the queue never drained in the second half of the run and the attempts in flight kept growing — it did not recover), with at least ${2 - TOL} and ${3 - TOL} requests per call (2 and 3 minus the 0.05 tolerance). Whether three attempts collapse at 0.50 is reported, not judged: the study found it depends on the seed.`,
+  rule: `cancellation ignore, at load 0.95 (and 0.85 when present): \`${NO_BUDGET}\` and \`${THREE_ATTEMPTS}\` collapse (the collapse criterion: the queue never drained in the second half of the run and the attempts in flight kept growing — it did not recover), with at least ${2 - TOL} and ${3 - TOL} requests per call (2 and 3 minus the ${TOL} tolerance). Whether three attempts collapse at 0.50 is reported, not judged: the study found it depends on the seed.`,
   checks(pts: ClaimPoints): Check[] {
     const loads = HIGH.filter(
       (l) => l === 0.95 || pts.loads([NO_BUDGET, THREE_ATTEMPTS], 'ignore').includes(l),

@@ -83,7 +83,7 @@ export const CLAIM_6: ClaimDefinition = {
   title: 'propagated cancellation: all alike',
   statement:
     'When cancellation reaches the server, every hedged configuration gives the same result at every load, and at 95 % load workers are busy 74 % of the time instead of 94 %.',
-  rule: `cancellation propagate, at load 0.95 and every other load present: every two hedged configurations (${HEDGED.map((c) => `\`${c}\``).join(', ')}) give the same result — p99 the same within the latency tolerance and requests per call within ${RPC_TOL}; at 0.95 each hedged configuration's utilisation is at least ${MIN_UTILISATION_GAP} below \`${NO_HEDGE}\`'s (the study's 0.20 less twice the 0.05 tolerance). p99.9 is not judged: the configurations' p99.9 differ by up to ~1 ms in the simulation (the third attempt), within 5 % but too close for an interval on the real clock to decide it without ~10⁵ calls per point.`,
+  rule: `cancellation propagate, at load 0.95 and every other load present: every two hedged configurations (${HEDGED.map((c) => `\`${c}\``).join(', ')}) give the same result — p99 the same within the latency tolerance and requests per call within ${RPC_TOL}; at 0.95 each hedged configuration's utilisation is at least ${MIN_UTILISATION_GAP} below \`${NO_HEDGE}\`'s (the study's 0.20 less twice the ${metricSpec('utilization').claimTolerance} tolerance). p99.9 is not judged: the configurations' p99.9 differ by up to ~1 ms in the simulation (the third attempt), within 5 % but too close for an interval on the real clock to decide it without ~10⁵ calls per point.`,
   checks(pts: ClaimPoints): Check[] {
     const loads = [...new Set([...pts.loads([...HEDGED], 'propagate'), 0.95])].sort((a, b) => a - b);
     return [
