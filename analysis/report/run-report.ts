@@ -1,6 +1,9 @@
 // The report of a run as Markdown and HTML: pure functions of the analysis (and the chart files), no I/O.
 // This file puts the sections in order; each section is its own file.
 
+import { METRICS } from '../../contract/index.ts';
+import { isRelativeMargin, LATENCY_MARGIN_FLOOR_MS, type MarginMetric } from '../../model/index.ts';
+import { marginText, metricWords } from '../judge/agreement.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
 import { attributionBlocks } from './attribution-report.ts';
 import { type ChartRef, chartBlocks } from './charts-report.ts';
@@ -23,8 +26,11 @@ import { timeScaleBlocks } from './time-scale-report.ts';
 
 /** The report's blocks, in order: header, agreement grids, study tables, per-point table, divergences, reasons, charts, method. */
 export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block[] {
-  const m = a.margins;
-  const pct = (x: number) => `${+(x * 100).toFixed(2)} %`;
+  const margins = (Object.keys(a.margins) as MarginMetric[]).map((k) =>
+    isRelativeMargin(k)
+      ? `${metricWords(k)} ${marginText(k, a.margins[k])} of the simulated value (at least ${LATENCY_MARGIN_FLOOR_MS} model-ms)`
+      : `${metricWords(k)} ±${marginText(k, a.margins[k])}`,
+  );
   const agreement = charts.filter((c) => c.kind === 'agreement');
   const curve = charts.filter((c) => c.kind === 'time-scale');
   const others = charts.filter((c) => c.kind !== 'agreement' && c.kind !== 'time-scale');
@@ -37,7 +43,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     { kind: 'heading', level: 2, text: 'Where simulation and measurement agree' },
     {
       kind: 'paragraph',
-      text: 'One cell per point (configuration × load; with several seeds, one cell per seed), coloured by its verdict over the 7 compared metrics; `k/7` counts the metrics that agree. The tables below give the figures; in report.html, hovering a cell shows them.',
+      text: `One cell per point (configuration × load; with several seeds, one cell per seed), coloured by its verdict over the ${METRICS.length} compared metrics; \`k/${METRICS.length}\` counts the metrics that agree. The tables below give the figures; in report.html, hovering a cell shows them.`,
     },
     ...agreement.map((c): Block => ({ kind: 'chart', file: c.file, title: c.title })),
     { kind: 'heading', level: 2, text: 'Latency p99 / p99.9 (ms): simulation and measurement side by side' },
@@ -70,7 +76,7 @@ export function reportBlocks(a: RunAnalysis, charts: readonly ChartRef[]): Block
     { kind: 'heading', level: 2, text: 'How to read the verdicts' },
     {
       kind: 'paragraph',
-      text: `Sim and real ran the same calls (the same arrivals, the same service time for every attempt), so each metric is judged on their difference over those calls: D = the measured value, with each call's own harness parts (send lag, transits, hold overshoot, response delay) taken out, minus the simulated one, with a 95 % interval from a block bootstrap over the calls that resamples both sides alike. \`agrees\` = the whole interval lies within ± the metric's margin; \`diverges\` = wholly outside it; \`undecided\` = across it (the divergences section says about how many calls would decide it). Margins: p50 ${pct(m.p50)}, p99 ${pct(m.p99)}, p99.9 ${pct(m['p99.9'])} of the simulated value (at least 0.1 model-ms); requests per call ±${m.requests_per_call}, utilisation ±${m.utilization}, rejected rate ±${m.rejected_rate}. \`both-collapsed\`, \`collapse-mismatch\`, \`invalid\` and \`missing\` apply to every metric of a point. Every file and column: results/README.md.`,
+      text: `Sim and real ran the same calls (the same arrivals, the same service time for every attempt), so each metric is judged on their difference over those calls: D = the measured value, with each call's own harness parts (send lag, transits, hold overshoot, response delay) taken out, minus the simulated one, with a 95 % interval from a block bootstrap over the calls that resamples both sides alike. \`agrees\` = the whole interval lies within ± the metric's margin; \`diverges\` = wholly outside it; \`undecided\` = across it (the divergences section says about how many calls would decide it). Margins: ${margins.join('; ')}. \`both-collapsed\`, \`collapse-mismatch\`, \`invalid\` and \`missing\` apply to every metric of a point. Every file and column: results/README.md.`,
     },
   ];
 }
