@@ -1,4 +1,4 @@
-// The shapes a hedge budget may take (`hedge.budget`): today's ratio budget, a cap on hedges in flight
+// The shapes a hedge budget may take (`hedge.budget`): the ratio budget (the default), a cap on hedges in flight
 // (Envoy's retry budget), gRFC A6's token bucket, or server pushback alone. Options, validation, defaults.
 import { checkA6Throttle } from './a6-throttle.ts';
 import { ConfigError } from './errors.ts';
@@ -30,7 +30,7 @@ export type HedgeBudgetSettings =
   | { kind: 'tokens'; maxTokens: number; tokenRatio: number; pushback: boolean }
   | { kind: 'pushback'; pushback: true };
 
-/** The shape when `budget` is left out: today's ratio budget, no pushback. */
+/** The shape when `budget` is left out: the ratio budget, no pushback. */
 export const DEFAULT_BUDGET: HedgeBudgetSettings = Object.freeze({ kind: 'ratio', pushback: false });
 
 /** Envoy's retry budget defaults, also failsafe-go's Budget: 20 % of requests in flight, at least 3. */

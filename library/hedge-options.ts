@@ -63,7 +63,7 @@ export interface HedgeSettings {
   budgetWindowMs: number;
   deadlineMs: number | undefined;
   minRemainingMs: number;
-  /** The percentile delay rule; undefined = the fixed delayMs alone (today's behaviour). */
+  /** The percentile delay rule; undefined = the fixed delayMs alone (the default). */
   delay: HedgeDelaySettings | undefined;
   budget: HedgeBudgetSettings;
   winner: WinnerRule;

@@ -78,7 +78,7 @@ export class HedgePolicy implements Policy {
   readonly hedgeOnLoneFailure: boolean;
   /**
    * @internal Some option needs every attempt's end seen (delay, concurrency, tokens, pushback). False
-   * with today's options, so those calls take exactly today's path and pay one branch per event.
+   * with the default options, so those calls take exactly the plain path and pay one branch per event.
    */
   readonly ext: boolean;
   /** @internal no hedge starts before this (server pushback); -Infinity = none yet. */
@@ -154,7 +154,7 @@ export class HedgePolicy implements Policy {
 
   /**
    * @internal Whether a hedge may start now, taking its share of the budget if so: pushback first (a
-   * refusal there spends nothing), then the shape. Only on the `ext` path; today's path asks `budget` itself.
+   * refusal there spends nothing), then the shape. Only on the `ext` path; the plain path asks `budget` itself.
    */
   allowHedge(now: number): boolean {
     if (now < this.pushbackUntil) {

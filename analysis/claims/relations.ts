@@ -8,12 +8,12 @@
 // [low, high], or is taken as exact (simulated rows), and D = [A.low − B.high, A.high − B.low]. Two margins:
 //   m = max(0.5 ms, 2 % of the smaller value) — "better" / "worse": D lies wholly below −m / above +m;
 //       "not worse": D lies wholly below +m. 2 % is above the simulation's seed-to-seed spread at a
-//       stable point (median 0.3 % at p99, 0.75 % at p99.9 over the reference study's points, seeds 1–3),
-//       so an exact simulated difference beyond it is no sampling accident; on the real side the interval
-//       does that job and the margin asks the difference to matter.
+//       stable point (results/README.md, "claims.csv"), so an exact simulated difference beyond it is no
+//       sampling accident; on the real side the interval does that job and the margin asks the difference
+//       to matter.
 //   e = max(1 ms, 5 % of the smaller value) — "same result": D lies wholly within [−e, +e]. An
 //       equivalence margin must be wider than two intervals of one point are, or "same" could never be
-//       decided: at p99 ≈ 30 ms, e = 1.5 ms holds two intervals from ~27 000 calls (~0.8 ms each).
+//       decided (results/README.md, "claims.csv", says how many calls that takes).
 // When D straddles the margin the check is inconclusive, never a guess. A collapsed point is worse than
 // one that did not collapse; two collapsed points give the same result (a queue that never drains,
 // whatever the percentile says).

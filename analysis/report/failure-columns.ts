@@ -1,6 +1,6 @@
 // The "Every point" tables' columns for failures (model.errorProb, the errorProbs dimension): the share of
 // calls that returned an error to the caller and the share that hedged because an attempt failed. Each is
-// shown only when some row of the run has it, so a run without failures renders exactly as before.
+// shown only when some row of the run has it, so a run without failures renders without them.
 
 import type { PointRow } from '../../contract/index.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
