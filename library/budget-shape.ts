@@ -1,5 +1,6 @@
-// The shapes a hedge budget may take (`hedge.budget`): the ratio budget (the default), a cap on hedges in flight
-// (Envoy's retry budget), gRFC A6's token bucket, or server pushback alone. Options, validation, defaults.
+// The shapes a hedge budget may take (`hedge.budget`): the ratio budget (the default), a cap on hedges in
+// flight (Envoy's retry budget), gRFC A6's token bucket, or server pushback alone. Options, validation,
+// defaults.
 import { checkA6Throttle } from './a6-throttle.ts';
 import { ConfigError } from './errors.ts';
 import { HEDGE_BUDGET_RANGES } from './ranges.ts';
