@@ -62,7 +62,7 @@ export class A6Throttle {
 
   /** One token spent on something other than a failure (a HedgePolicy's tokens budget: a hedge sent). */
   take(): void {
-    this.t = Math.max(0, this.t - 1);
+    this.failed();
   }
 
   /** Hedges the bucket allows before it reaches half: each takes 1 while tokens > maxTokens / 2. */
