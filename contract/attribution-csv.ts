@@ -5,7 +5,7 @@ import { csvCell } from './csv.ts';
 import { csvFileWithDims, type DimCells } from './dimension-columns.ts';
 
 /** Exact column order of attribution.csv. */
-const ATTRIBUTION_COLUMNS = [
+export const ATTRIBUTION_COLUMNS = [
   'config',
   'load',
   'cancellation',

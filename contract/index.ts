@@ -4,7 +4,7 @@
 // the target's PUT /config body and /work reply, point keys, the metric table and the percentile rule.
 
 export { attemptLine, tiedAttemptCells } from './attempt-line.ts';
-export { type AttributionRow, formatAttributionCsv } from './attribution-csv.ts';
+export { ATTRIBUTION_COLUMNS, type AttributionRow, formatAttributionCsv } from './attribution-csv.ts';
 export { callLine } from './call-line.ts';
 export {
   CLAIMS_HEADER,
@@ -22,8 +22,8 @@ export {
   parseComparisonCsv,
 } from './comparison-csv.ts';
 export { CLIENT_METRICS, METRICS, type Metric, VERDICTS, type Verdict } from './comparison-metrics.ts';
-export { csvCell, csvFile } from './csv.ts';
-export { type DimCells, dimCellsOf, dimsOfRow, rowLabel } from './dimension-columns.ts';
+export { csvBody, csvCell, csvFile } from './csv.ts';
+export { dimCellsOf, dimsOfRow, rowLabel } from './dimension-columns.ts';
 export { ClaimsCsvError, ComparisonCsvError, StatusJsonError, WorkReplyError } from './errors.ts';
 export { formatMs } from './format-ms.ts';
 export { LatencyHistogram } from './histogram.ts';
@@ -105,8 +105,8 @@ export { RUN_FILES } from './run-files.ts';
 export {
   CALL_OUTCOMES,
   emptySimCalls,
-  OUTCOME_CODE,
   formatSimCallsCsv,
+  OUTCOME_CODE,
   SIM_CALL_FIELDS,
   SIM_CALLS_DIR,
   type SimCalls,

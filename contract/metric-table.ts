@@ -7,10 +7,10 @@
 import { MARGIN_CAPS } from '../model/index.ts';
 
 /** A metric's unit as results/README.md's points.csv tables give it; null: true or false. */
-export type MetricUnit = 'ms' | 'attempts/call' | 'fraction' | null;
+type MetricUnit = 'ms' | 'attempts/call' | 'fraction' | null;
 
 /** One metric of the table. */
-export interface MetricSpec {
+interface MetricSpec {
   /** How comparison.csv, the claims and the report name it. */
   readonly name: string;
   /** The points.csv column holding it. */
@@ -125,11 +125,11 @@ export const METRIC_TABLE = [
 ] as const satisfies readonly MetricSpec[];
 
 /** One entry of the table. */
-export type MetricEntry = (typeof METRIC_TABLE)[number];
+type MetricEntry = (typeof METRIC_TABLE)[number];
 /** A metric's name. */
-export type MetricName = MetricEntry['name'];
+type MetricName = MetricEntry['name'];
 /** The entry of a named metric, with its own fields' types. */
-export type MetricOf<N extends MetricName> = Extract<MetricEntry, { name: N }>;
+type MetricOf<N extends MetricName> = Extract<MetricEntry, { name: N }>;
 
 const BY_NAME: ReadonlyMap<string, MetricEntry> = new Map(METRIC_TABLE.map((m) => [m.name, m]));
 const BY_COLUMN: ReadonlyMap<string, MetricEntry> = new Map(METRIC_TABLE.map((m) => [m.column, m]));
@@ -152,7 +152,7 @@ export type LatencyMetric = (typeof LATENCY_METRICS)[number]['name'];
 /** The points.csv column of a compared latency metric: `p50_ms`, `p99_ms`, `p999_ms`. */
 export type LatencyColumn = (typeof LATENCY_METRICS)[number]['column'];
 /** The entry of a compared latency metric. */
-export type LatencyMetricEntry = (typeof LATENCY_METRICS)[number];
+type LatencyMetricEntry = (typeof LATENCY_METRICS)[number];
 
 const LATENCY_NAMES: ReadonlySet<string> = new Set(LATENCY_METRICS.map((m) => m.name));
 

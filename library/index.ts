@@ -68,7 +68,7 @@ export {
 export { EXIT_CODES, HedgebenchError, type HedgebenchErrorOptions } from './hedgebench-error.ts';
 export { BUCKET_VALUE, BUCKETS, bucketOf } from './log-buckets.ts';
 export { ManualClock, type ManualClockOptions } from './manual-clock.ts';
-export { type CallState, type Cancel, type Operation, type Outcome, type Policy } from './operation.ts';
+export type { CallState, Cancel, Operation, Outcome, Policy } from './operation.ts';
 export {
   DELAY_COMBINE,
   DELAY_UNTIL,

@@ -67,9 +67,12 @@ export function createPointTransport(
  */
 export function pointCall(pipe: Pipeline, pt: PointTransport, tag: TiedTag | null): Operation<number> {
   const { transport, replicas } = pt;
-  if (replicas === null) return pipe.compose<number>((cs, attempt, done) => transport.send(cs.call, attempt, done));
+  if (replicas === null)
+    return pipe.compose<number>((cs, attempt, done) => transport.send(cs.call, attempt, done));
   if (tag === null)
-    return pipe.compose<number>((cs, attempt, done) => replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done));
+    return pipe.compose<number>((cs, attempt, done) =>
+      replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done),
+    );
   return pipe.compose<number>((cs, attempt, done) =>
     replicas.sendVia(cs.replicas![attempt], cs.call, attempt, done, tag(cs.call, attempt, cs.replicas!)),
   );

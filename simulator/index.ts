@@ -5,7 +5,7 @@ export { SimWorkerError } from './errors.ts';
 export { defaultMatrixPath, readMatrixFile } from './matrix-file.ts';
 export { packageRoot, runPoints } from './matrix-runner.ts';
 export { runPoint } from './run-point.ts';
-export type { RunPointOptions, SimResult } from './run-point-options.ts';
+export type { SimResult } from './run-point-options.ts';
 export { SimTransport } from './sim-transport.ts';
 export { simulateMatrix } from './simulate.ts';
 export { simulateCommand } from './simulate-command.ts';

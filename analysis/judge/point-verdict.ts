@@ -1,8 +1,8 @@
 // One verdict per point, over its seven compared metrics: the colour of a cell in the report's agreement
 // grid and the phrase of its tables. Pure: a point's comparison rows in, a category and text out.
 
-import type { PointAnalysis } from './point-analysis.ts';
 import type { Verdict } from '../../contract/index.ts';
+import type { PointAnalysis } from './point-analysis.ts';
 
 /**
  * A point's overall verdict: `agrees` when every metric agrees, `diverges` when any metric diverges, or

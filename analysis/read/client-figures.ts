@@ -12,7 +12,6 @@ import {
 import { clientOfCall } from '../../model/index.ts';
 import type { PointStatus, RawCalls } from './raw-files.ts';
 
-
 /** The figures of each of the point's `clients` load generators, from its measured calls and its status. */
 export function clientFigures(
   calls: RawCalls,

@@ -60,7 +60,7 @@ export function minCallsToBound(p: number, confidence = CONFIDENCE): number {
 }
 
 /** What `run --plan` says about a plan. */
-export interface PlanEstimate {
+interface PlanEstimate {
   points: {
     key: string;
     calibration: boolean;

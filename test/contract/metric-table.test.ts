@@ -73,6 +73,8 @@ describe('METRIC_TABLE', () => {
     const numeric = METRIC_TABLE.filter((m) => m.unit !== null);
     const row: PointRow = {
       ...pointRow('real'),
+      // A name without a comma, so that splitting the line at commas finds the cells.
+      config: 'c',
       ...(Object.fromEntries(numeric.map((m) => [m.column, third])) as Partial<PointRow>),
     };
     const head = formatPointsCsv([row]).split('\n')[0].split(',');
