@@ -20,7 +20,9 @@ describe('the claims section of the report', () => {
     const blocks = claimsBlocks(analyzeRun(run));
     expect(blocks[0]).toEqual({ kind: 'heading', level: 2, text: "The study's claims" });
     const table = blocks.find((b) => b.kind === 'table');
-    expect(table?.kind === 'table' && table.head).toEqual(['claim', 'the study says', 'sim', 'real']);
+    // sim+net: the analysis's own rows, from the transport the calibration point measured (the report is a
+    // function of the analysis; points.csv on disk plays no part).
+    expect(table?.kind === 'table' && table.head).toEqual(['claim', 'the study says', 'sim', 'real', 'sim+net']);
     expect(table?.kind === 'table' && table.rows.map((r) => r[0])).toEqual([
       '1 light load: hedging works',
       '2 no budget: collapse at high load',
