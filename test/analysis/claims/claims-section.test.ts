@@ -22,7 +22,13 @@ describe('the claims section of the report', () => {
     const table = blocks.find((b) => b.kind === 'table');
     // sim+net: the analysis's own rows, from the transport the calibration point measured (the report is a
     // function of the analysis; points.csv on disk plays no part).
-    expect(table?.kind === 'table' && table.head).toEqual(['claim', 'the study says', 'sim', 'real', 'sim+net']);
+    expect(table?.kind === 'table' && table.head).toEqual([
+      'claim',
+      'the study says',
+      'sim',
+      'real',
+      'sim+net',
+    ]);
     expect(table?.kind === 'table' && table.rows.map((r) => r[0])).toEqual([
       '1 light load: hedging works',
       '2 no budget: collapse at high load',
