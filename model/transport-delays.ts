@@ -3,6 +3,7 @@
 // function of (seed, call, attempt, direction), so a simulation with a transport stays deterministic and
 // two transports see the same uniforms for the same attempt.
 
+import { percentileRank } from '../library/index.ts';
 import { TransportInvalidError, TransportSamplesError } from './errors.ts';
 import { keyLanes, OPEN_OFFSET, STREAM, streamUniform } from './rng.ts';
 
@@ -143,8 +144,8 @@ export function describeTransport(t: TransportParams): string {
     if (d.kind === 'constant') return `constant ${d.ms} ms`;
     if (d.kind === 'lognormal') return `log-normal (median ${d.medianMs} ms, sigma ${d.sigma})`;
     const s = d.samplesMs;
-    const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(3);
-    return `empirical (${s.length} samples; p50 ${q(0.5)} ms, p99 ${q(0.99)} ms)`;
+    const q = (p: number) => s[percentileRank(s.length, p) - 1].toFixed(3);
+    return `empirical (${s.length} samples; p50 ${q(50)} ms, p99 ${q(99)} ms)`;
   };
   return `request ${one(t.request)}; response ${one(t.response)}; cancellation ${one(t.cancel)}`;
 }
