@@ -4,23 +4,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PARTS } from './parts.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SKIP = new Set(['node_modules', 'dist', 'results', '.git', '.lab']);
 // Names of files a run writes (not documents of this repository).
 const OUTPUTS = new Set(['report.md', 'probe.md', 'recommendation.md']);
-const PARTS = [
-  'library',
-  'model',
-  'contract',
-  'simulator',
-  'target-server',
-  'loadgen',
-  'orchestrator',
-  'analysis',
-  'runtime',
-  'probe',
-];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

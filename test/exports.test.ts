@@ -7,19 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PARTS } from './parts.ts';
 
-const PARTS = [
-  'library',
-  'model',
-  'contract',
-  'simulator',
-  'target-server',
-  'loadgen',
-  'orchestrator',
-  'analysis',
-  'runtime',
-  'probe',
-];
 /** Folders whose imports count as uses (bin/ runs the bundle, not the sources). */
 const USERS = [...PARTS, 'test', 'bench', 'scripts'];
 

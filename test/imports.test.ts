@@ -5,19 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const PARTS = [
-  'library',
-  'model',
-  'contract',
-  'simulator',
-  'target-server',
-  'loadgen',
-  'orchestrator',
-  'analysis',
-  'runtime',
-  'probe',
-];
+import { PARTS } from './parts.ts';
 
 /** Parts a part may import (through their index.ts); absent = any part. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
