@@ -11,6 +11,6 @@ export { percentileInterval, percentileRanks } from './judge/percentile-ci.ts';
 export { type RealPoint, readRealPoint } from './judge/real-row.ts';
 export { analyzeRun, everyPoint } from './judge/run-analysis.ts';
 export { STEAL_NOTE_SHARE, stealPercent } from './judge/steal.ts';
-export { OUTCOME_CODE, readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
+export { readAttemptsCsv, readCallsCsv, readStatusJson } from './read/raw-files.ts';
 export { writeReport } from './write/compare-and-report.ts';
 export { compareRunFolder } from './write/write-comparison.ts';

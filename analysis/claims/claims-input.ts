@@ -8,6 +8,7 @@ import {
   type CollapseEvidence,
   entryKey,
   LATENCY_METRICS,
+  OUTCOME_CODE,
   type PointRow,
   parsePointsCsv,
   RUN_FILES,
@@ -19,7 +20,6 @@ import { realInterval } from '../judge/compare.ts';
 import type { PointAnalysis } from '../judge/point-analysis.ts';
 import { readMeasuredCalls } from '../judge/real-row.ts';
 import { analyzeRun, everyPoint, type RunAnalysis } from '../judge/run-analysis.ts';
-import { OUTCOME_CODE } from '../read/raw-files.ts';
 import { readPointsCsv } from '../read/run-folder-reader.ts';
 import type { ClaimRow } from './claim-row.ts';
 

@@ -3,8 +3,8 @@
 // `withoutHarness`), its worker time the model's service draw of each served attempt: what the model
 // predicts, with what the wall clock added taken out call by call.
 
-import type { SimCalls } from '../../contract/index.ts';
-import { OUTCOME_CODE, type RawAttempts, type RawCalls } from '../read/raw-files.ts';
+import { OUTCOME_CODE, type SimCalls } from '../../contract/index.ts';
+import type { RawAttempts, RawCalls } from '../read/raw-files.ts';
 import type { Attribution } from './attribution.ts';
 
 /** The measured calls of one side, column by column (model ms). */

@@ -10,9 +10,10 @@
 // `overshoot`) rather than a transport absorbing it. The cancellation's trip has no measurement of its own; it takes the
 // request transit (an abort is a write by the client, read by the server's event loop) without send lag.
 
+import { OUTCOME_CODE } from '../../contract/index.ts';
 import { type DelayDistribution, empiricalDelay, type TransportParams } from '../../model/index.ts';
 import { RawFileError } from '../errors.ts';
-import { OUTCOME_CODE, type RawAttempts, type RawCalls } from '../read/raw-files.ts';
+import type { RawAttempts, RawCalls } from '../read/raw-files.ts';
 import type { Attribution } from './attribution.ts';
 import type { RealPoint } from './real-row.ts';
 

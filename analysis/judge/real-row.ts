@@ -9,6 +9,7 @@ import {
   detectCollapse,
   entryConfigName,
   type ManifestPoint,
+  OUTCOME_CODE,
   type PointRow,
   RowBuilder,
   type RowContext,
@@ -28,7 +29,6 @@ import {
 import { clientFigures } from '../read/client-figures.ts';
 import { attemptsInModelTime, callsInModelTime, statusInModelTime } from '../read/model-time.ts';
 import {
-  OUTCOME_CODE,
   type PointStatus,
   type RawAttempts,
   type RawCalls,

@@ -12,7 +12,6 @@ import {
   CALL_OUTCOMES,
   type CallOutcome,
   callFields,
-  OUTCOME_CODE,
   PEER_CANCEL_FATES,
   type PeerCancelFate,
   type PointStatus,
@@ -24,9 +23,6 @@ import {
 import { RawFileError } from '../errors.ts';
 import { CsvScanner } from './csv-scan.ts';
 
-// `RawCalls.outcome` holds contract's codes (OUTCOME_CODE), as the simulated calls do.
-export { OUTCOME_CODE };
-
 /** The measured calls of a point, one entry per line of calls.csv (times in ms on the generator's clock). */
 export interface RawCalls {
   n: number;
@@ -34,7 +30,7 @@ export interface RawCalls {
   intendedMs: Float64Array;
   sendLagMs: Float64Array;
   latencyMs: Float64Array;
-  /** 0 ok, 1 rejected, 2 failed (see OUTCOME_CODE). */
+  /** 0 ok, 1 rejected, 2 failed (contract's OUTCOME_CODE). */
   outcome: Uint8Array;
   attempts: Float64Array;
   skipped: Float64Array;

@@ -9,13 +9,18 @@ import { describe, expect, it } from 'vitest';
 import {
   attribute,
   clockOffsetOf,
-  OUTCOME_CODE,
   readAttemptsCsv,
   readCallsCsv,
   readStatusJson,
   residualMs,
 } from '../../analysis/index.ts';
-import { type Manifest, parsePointsCsv, percentileOf, redisKeys } from '../../contract/index.ts';
+import {
+  type Manifest,
+  OUTCOME_CODE,
+  parsePointsCsv,
+  percentileOf,
+  redisKeys,
+} from '../../contract/index.ts';
 import { parseMatrix, warmupCalls } from '../../model/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
 import { simulateMatrix } from '../../simulator/index.ts';

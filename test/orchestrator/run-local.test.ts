@@ -8,13 +8,18 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   attribute,
-  OUTCOME_CODE,
   readAttemptsCsv,
   readCallsCsv,
   readStatusJson,
   residualMs,
 } from '../../analysis/index.ts';
-import { ATTEMPT_FIELDS, CALL_FIELDS, type Manifest, parsePointsCsv } from '../../contract/index.ts';
+import {
+  ATTEMPT_FIELDS,
+  CALL_FIELDS,
+  type Manifest,
+  OUTCOME_CODE,
+  parsePointsCsv,
+} from '../../contract/index.ts';
 import { createRun } from '../../orchestrator/index.ts';
 import { CLOCK_TIMEOUT_MS } from '../../runtime/index.ts';
 import { type RedisProcess, startRedis } from '../runtime/redis-process.ts';
