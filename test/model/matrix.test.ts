@@ -1,6 +1,6 @@
 // Matrix files: the shipped presets parse; bad files get one message per bad field naming the fix;
 // expansion is complete and ordered.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   calibrationPoint,
@@ -37,6 +37,19 @@ const ok = {
 };
 
 describe('matrix', () => {
+  // A check added to the schema can make a committed matrix unrunnable; this is where that shows.
+  it('parses every matrix the repository ships: the presets and the benchmark matrices', () => {
+    for (const dir of ['../../experiments/', '../../bench/matrices/']) {
+      const url = new URL(dir, import.meta.url);
+      const files = readdirSync(url).filter((f) => f.endsWith('.json'));
+      expect(files.length).toBeGreaterThan(0);
+      for (const f of files) {
+        const file = new URL(f, url);
+        expect(() => parseMatrix(JSON.parse(readFileSync(file, 'utf8')), file.pathname), f).not.toThrow();
+      }
+    }
+  });
+
   it('parses the reference study into 60 points per seed in a fixed order', () => {
     const m = parseMatrix(read('reference.json'));
     expect(m.configs.map((c) => c.name)).toHaveLength(6);
