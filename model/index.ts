@@ -114,6 +114,7 @@ export {
   transportDelayMs,
   validateTransport,
 } from './transport-delays.ts';
+export { peerReplayKey, replayKey, type TransportReplay } from './transport-replay.ts';
 export {
   type AttemptEnd,
   type PoolJob,

@@ -13,6 +13,7 @@ import type { ModelParams } from './params.ts';
 import type { Point } from './point.ts';
 import { tiedHedgeOptions } from './tied.ts';
 import type { DelayDistribution, TransportParams } from './transport-delays.ts';
+import { dilateReplay } from './transport-replay.ts';
 
 /** The largest factor a matrix may ask for (a 10 ms service then takes 10 s a call). */
 export const MAX_TIME_SCALE = 1000;
@@ -126,7 +127,9 @@ export function dilateTransport(t: TransportParams, k: number): TransportParams 
       : x.kind === 'lognormal'
         ? { ...x, medianMs: x.medianMs * k }
         : { kind: 'empirical', samplesMs: x.samplesMs.map((v) => v * k) };
-  return { request: d(t.request), response: d(t.response), cancel: d(t.cancel) };
+  const out: TransportParams = { request: d(t.request), response: d(t.response), cancel: d(t.cancel) };
+  if (t.replay !== undefined) out.replay = dilateReplay(t.replay, k);
+  return out;
 }
 
 /** A `--time-scale` value: "auto", or a number in 1..MAX_TIME_SCALE; null when the text is neither. */

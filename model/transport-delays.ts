@@ -6,6 +6,7 @@
 import { percentileRank } from '../library/index.ts';
 import { TransportInvalidError, TransportSamplesError } from './errors.ts';
 import { keyLanes, OPEN_OFFSET, STREAM, streamUniform } from './rng.ts';
+import { describeReplay, peerReplayKey, replayKey, type TransportReplay } from './transport-replay.ts';
 
 /** A delay distribution, ms. */
 export type DelayDistribution =
@@ -19,10 +20,12 @@ export interface TransportParams {
   request: DelayDistribution;
   response: DelayDistribution;
   cancel: DelayDistribution;
+  /** A point's measured trips, taken before any draw (request, response, peer cancel); absent: draws only. */
+  replay?: TransportReplay;
 }
 
 /** Which trip a delay is for. */
-type Direction = keyof TransportParams;
+type Direction = 'request' | 'response' | 'cancel';
 
 /** Fewer samples than this describe no tail: an empirical delay refuses them. */
 const MIN_EMPIRICAL_SAMPLES = 100;
@@ -80,6 +83,15 @@ export function validateTransport(t: TransportParams): void {
     if (t[dir] === undefined) throw new TransportInvalidError(`transport: the ${dir} delay is missing`);
     validateDelay(t[dir], `transport ${dir} delay`);
   }
+  if (t.replay === undefined) return;
+  for (const part of ['request', 'response', 'peerCancel'] as const) {
+    for (const [key, ms] of t.replay[part]) {
+      if (!(Number.isFinite(ms) && ms >= 0))
+        throw new TransportInvalidError(
+          `transport replay: the ${part} trip of key ${key} is ${ms} ms; a replayed trip must be a finite delay ≥ 0 ms`,
+        );
+    }
+  }
 }
 
 const STREAMS: Readonly<Record<Direction, readonly [number, number]>> = {
@@ -98,6 +110,10 @@ export function transportDelayMs(
   call: number,
   attempt: number,
 ): number {
+  if (t.replay !== undefined && dir !== 'cancel') {
+    const ms = t.replay[dir].get(replayKey(call, attempt));
+    if (ms !== undefined) return ms;
+  }
   const [a, b] = STREAMS[dir];
   return drawDelay(t[dir], a, b, seed, call, attempt);
 }
@@ -114,6 +130,8 @@ export function peerCancelDelayMs(
   from: number,
   to: number,
 ): number {
+  const ms = t.replay?.peerCancel.get(peerReplayKey(call, from, to));
+  if (ms !== undefined) return ms;
   // Copies are numbered 1..10: from × 16 + to names each ordered pair of a call once.
   return drawDelay(t.request, STREAM.peerCancelA, STREAM.peerCancelB, seed, call, from * 16 + to);
 }
@@ -147,5 +165,6 @@ export function describeTransport(t: TransportParams): string {
     const q = (p: number) => s[percentileRank(s.length, p) - 1].toFixed(3);
     return `empirical (${s.length} samples; p50 ${q(50)} ms, p99 ${q(99)} ms)`;
   };
-  return `request ${one(t.request)}; response ${one(t.response)}; cancellation ${one(t.cancel)}`;
+  const replayed = t.replay === undefined ? '' : `; ${describeReplay(t.replay)}, the rest drawn`;
+  return `request ${one(t.request)}; response ${one(t.response)}; cancellation ${one(t.cancel)}${replayed}`;
 }

@@ -88,7 +88,7 @@ export function clockOffsetOf(status: PointStatus | null): ClockOffset | null {
  * point, or, for a point of K load generators (status.json `clients`), client i's own for its calls i ≡ i
  * (mod K) — each generator has its own t0 and its own offset to the target. Null without an offset.
  */
-function serverToGenerator(
+export function serverToGenerator(
   status: PointStatus | null,
   offset: ClockOffset | null,
 ): ((call: number) => number) | null {

@@ -5,7 +5,15 @@
 
 import type { ComparisonRow, PointRow } from '../../contract/index.ts';
 import { HedgebenchError } from '../../library/index.ts';
-import { describeTransport, type Margins, type Matrix, type TransportParams } from '../../model/index.ts';
+import {
+  ArrivalSchedule,
+  describeTransport,
+  type Margins,
+  type Matrix,
+  peerCancelCopies,
+  type TransportParams,
+  timeScaleOf,
+} from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
 import { entryPoint } from '../read/sim-calls-file.ts';
 import { type ComparisonSummary, comparePoint, summarize } from './compare.ts';
@@ -13,12 +21,15 @@ import { type MeasuredTransport, measuredTransport } from './net-transport.ts';
 import type { PointAnalysis } from './point-analysis.ts';
 import { pairPoint } from './point-pairing.ts';
 import type { RealPoint } from './real-row.ts';
+import { tieReplay } from './tie-replay.ts';
 import { calibrationFor, type TimeScaleCalibration } from './time-scale-calibration.ts';
 
 /** The sim+net side of a run. */
 export interface SimNetAnalysis {
   /** The measured transport; null when none could be derived (`missing` says why). */
   measured: MeasuredTransport | null;
+  /** Points simulated with their own measured trips replayed (tied points, tie-replay.ts). */
+  replayed: number;
   /** Why there are no sim+net rows, or why some are missing; empty when every measured point has one. */
   missing: string[];
   /** points.csv rows with source sim+net, calibration point first, then manifest order. */
@@ -44,6 +55,7 @@ function message(err: unknown): string {
 export function noSimNet(why?: string): SimNetAnalysis {
   return {
     measured: null,
+    replayed: 0,
     missing: why === undefined ? [] : [why],
     rows: [],
     comparison: [],
@@ -88,7 +100,14 @@ export function simulateWithNet(
   const point = entryPoint(p.entry, matrix);
   if (!point) return `${p.key}: the matrix has no such point`;
   try {
-    const r = runPoint(point, { transport, callRecords: true });
+    const schedule = ArrivalSchedule.forPoint(point);
+    const replay =
+      peerCancelCopies(point.config) > 0
+        ? tieReplay(rp, point.config.tied!.gapMs, timeScaleOf(p.entry), (c) => schedule.at(c))
+        : null;
+    if (replay !== null) p.simNetReplayed = true;
+    const net = replay === null ? transport : { ...transport, replay };
+    const r = runPoint(point, { transport: net, callRecords: true });
     p.simNet = r.row;
     if (!r.row.collapsed && !rp.row.collapsed) {
       const mode = { independent: p.clientSide === true, harnessFree: false };
@@ -124,6 +143,7 @@ export function simNetSide(
     out.comparison.push(...p.simNetRows);
   }
   const judged = points.filter((p) => p.simNet);
+  out.replayed = judged.filter((p) => p.simNetReplayed).length;
   out.summary = summarize(
     judged.flatMap((p) => p.simNetRows),
     judged.length,
@@ -142,5 +162,7 @@ export function formatSimNetLine(s: SimNetAnalysis): string {
   )
     .map((v) => `${v} ${c[v]}`)
     .join(', ');
-  return `sim+net: ${s.summary.compared} points simulated with the calibration point's transport (${m.samples} calls, ${m.origin}; ${describeTransport(m.transport)}); ${c.agrees} of ${s.summary.metrics} metrics agree; ${others}`;
+  const replayed =
+    s.replayed === 0 ? '' : `, ${s.replayed} tied of them with their own measured trips replayed`;
+  return `sim+net: ${s.summary.compared} points simulated with the calibration point's transport (${m.samples} calls, ${m.origin}; ${describeTransport(m.transport)})${replayed}; ${c.agrees} of ${s.summary.metrics} metrics agree; ${others}`;
 }

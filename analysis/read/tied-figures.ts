@@ -116,8 +116,8 @@ export function tiedFigures(
   return { counts, transitMs: Float64Array.from(transits) };
 }
 
-// The record of the call's other copy that sent its cancels first; −1 when none did.
-function earliestOther(list: readonly number[], i: number, sentMs: Float64Array): number {
+/** The record of the call's other copy (in `list`) that sent its cancels first; −1 when none did. */
+export function earliestOther(list: readonly number[], i: number, sentMs: Float64Array): number {
   let best = -1;
   for (const j of list) {
     if (j === i || !Number.isFinite(sentMs[j])) continue;
