@@ -10,8 +10,10 @@ import {
   describeTransport,
   type Margins,
   type Matrix,
+  type Point,
   peerCancelCopies,
   type TransportParams,
+  type TransportReplay,
   timeScaleOf,
 } from '../../model/index.ts';
 import { runPoint } from '../../simulator/index.ts';
@@ -100,11 +102,7 @@ export function simulateWithNet(
   const point = entryPoint(p.entry, matrix);
   if (!point) return `${p.key}: the matrix has no such point`;
   try {
-    const schedule = ArrivalSchedule.forPoint(point);
-    const replay =
-      peerCancelCopies(point.config) > 0
-        ? tieReplay(rp, point.config.tied!.gapMs, timeScaleOf(p.entry), (c) => schedule.at(c))
-        : null;
+    const replay = peerCancelCopies(point.config) > 0 ? pointReplay(point, rp, p.entry) : null;
     if (replay !== null) p.simNetReplayed = true;
     const net = replay === null ? transport : { ...transport, replay };
     const r = runPoint(point, { transport: net, callRecords: true });
@@ -117,6 +115,12 @@ export function simulateWithNet(
   } catch (err) {
     return `${p.key}: ${message(err)}`;
   }
+}
+
+// A tied point's own trips (tie-replay.ts), its copies sent on its schedule, in model ms.
+function pointReplay(point: Point, rp: RealPoint, entry: PointAnalysis['entry']): TransportReplay | null {
+  const schedule = ArrivalSchedule.forPoint(point);
+  return tieReplay(rp, point.config.tied!.gapMs, timeScaleOf(entry), (c) => schedule.at(c));
 }
 
 /** The sim+net side of a run once its points are simulated: its rows and its comparison lines. */

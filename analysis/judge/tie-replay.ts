@@ -12,9 +12,10 @@
 // of its own origin: another replica's stamps are moved onto replica 0's by replicaClocks. A point without a
 // clock offset replays only its peer cancels, which the servers' shared epoch clock measures.
 
+import { percentileOf } from '../../contract/index.ts';
 import type { TransportReplay } from '../../model/index.ts';
 import { modelMs, peerReplayKey, replayKey } from '../../model/index.ts';
-import { earliestOther } from '../read/tied-figures.ts';
+import { attemptsByCall, earliestOther } from '../read/tied-figures.ts';
 import { clockOffsetOf, serverToGenerator } from './attribution.ts';
 import type { RealPoint } from './real-row.ts';
 
@@ -44,12 +45,8 @@ export function tieReplay(
   const request = new Map<number, number>();
   const response = new Map<number, number>();
   const peerCancel = new Map<number, number>();
-  const byCall = new Map<number, number[]>();
   for (let j = 0; j < a.n; j++) {
     const call = a.call[j];
-    const list = byCall.get(call);
-    if (list === undefined) byCall.set(call, [j]);
-    else list.push(j);
     const own = fromReplica[a.replica?.[j] ?? 0];
     if (toGen === null || own === undefined) continue;
     const shift = toGen(call) - own;
@@ -62,7 +59,7 @@ export function tieReplay(
     if (read !== undefined && Number.isFinite(a.endMs[j]))
       response.set(key, Math.max(0, read - (a.endMs[j] - shift)));
   }
-  for (const list of byCall.values()) {
+  for (const list of attemptsByCall(a).values()) {
     for (const j of list) {
       const from = earliestOther(list, j, t.sentMs);
       if (from < 0 || !Number.isFinite(t.arrivedMs[j])) continue;
@@ -93,12 +90,7 @@ function replicaClocks(
     if (diffs[r] === undefined) diffs[r] = [];
     diffs[r].push(modelMs(sentMs[j], k) - startMs[j]);
   }
-  const epoch = diffs.map((d) => (d === undefined ? undefined : median(d)));
+  const epoch = diffs.map((d) => (d === undefined ? undefined : percentileOf(d, 50)));
   const zero = epoch[0];
   return zero === undefined ? [] : epoch.map((e) => (e === undefined ? undefined : e - zero));
-}
-
-function median(xs: number[]): number {
-  xs.sort((x, y) => x - y);
-  return xs[Math.floor(xs.length / 2)];
 }

@@ -78,15 +78,7 @@ export function tiedFigures(
   if (attempts === null || t === undefined) return null;
   const measured = new Set<number>();
   for (let i = 0; i < calls.n; i++) measured.add(calls.call[i]);
-  // The attempts of each measured call, by record index.
-  const byCall = new Map<number, number[]>();
-  for (let i = 0; i < attempts.n; i++) {
-    const c = attempts.call[i];
-    if (!measured.has(c)) continue;
-    const list = byCall.get(c);
-    if (list === undefined) byCall.set(c, [i]);
-    else list.push(i);
-  }
+  const byCall = attemptsByCall(attempts, (c) => measured.has(c));
   const counts: PeerCancelFigures = {
     sent: 0,
     removed: 0,
@@ -114,6 +106,19 @@ export function tiedFigures(
     if (startedCopies > 1) counts.callsBothRan++;
   }
   return { counts, transitMs: Float64Array.from(transits) };
+}
+
+/** The record indices of each call's attempts, by call (only the calls `keep` accepts, when given). */
+export function attemptsByCall(a: RawAttempts, keep?: (call: number) => boolean): Map<number, number[]> {
+  const byCall = new Map<number, number[]>();
+  for (let i = 0; i < a.n; i++) {
+    const c = a.call[i];
+    if (keep !== undefined && !keep(c)) continue;
+    const list = byCall.get(c);
+    if (list === undefined) byCall.set(c, [i]);
+    else list.push(i);
+  }
+  return byCall;
 }
 
 /** The record of the call's other copy (in `list`) that sent its cancels first; −1 when none did. */
