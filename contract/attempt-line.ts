@@ -3,9 +3,14 @@
 
 import { ATTEMPT_FIELDS, type AttemptEnd, type PeerCancelFate } from './records.ts';
 
+// Every time of a line is written with µs: what an analysis can tell apart in a record.
+const DECIMALS = 3;
+/** The resolution of an attempts record's times, ms (of the server's clock: wall ms on a dilated point). */
+export const ATTEMPT_TIME_RESOLUTION_MS = 10 ** -DECIMALS;
+
 /**
- * One attempts-stream line in ATTEMPT_FIELDS order (times in ms, 3 decimals; start and responded empty
- * when the attempt never started or got no response). `replica` is given only when the point has several
+ * One attempts-stream line in ATTEMPT_FIELDS order (times in ms, to the µs: ATTEMPT_TIME_RESOLUTION_MS; start
+ * and responded empty when the attempt never started or got no response). `replica` is given only when the point has several
  * replicas: it is then the last cell (ATTEMPT_REPLICA_FIELD), or followed by the tied cells (tiedAttemptCells)
  * when the point's copies cancel each other.
  */
@@ -23,25 +28,28 @@ export function attemptLine(
   tied?: string,
 ): string {
   // Positional arguments, not an AttemptRecord: this runs once per attempt on the server's hot path.
-  const start = Number.isNaN(startMs) ? '' : startMs.toFixed(3);
-  const responded = Number.isNaN(respondedMs) ? '' : respondedMs.toFixed(3);
-  const line = `${call},${attempt},${enqueueMs.toFixed(3)},${start},${endMs.toFixed(3)},${ended},${worker},${serviceMs.toFixed(3)},${responded}`;
+  const start = Number.isNaN(startMs) ? '' : startMs.toFixed(DECIMALS);
+  const responded = Number.isNaN(respondedMs) ? '' : respondedMs.toFixed(DECIMALS);
+  const line = `${call},${attempt},${enqueueMs.toFixed(DECIMALS)},${start},${endMs.toFixed(DECIMALS)},${ended},${worker},${serviceMs.toFixed(DECIMALS)},${responded}`;
   if (replica === undefined) return line;
   return tied === undefined ? `${line},${replica}` : `${line},${replica},${tied}`;
 }
 
 /**
- * The cells a tied point's attempt line ends in (ATTEMPT_TIED_FIELDS; `tied` of attemptLine): the two epoch
- * times with µs (3 decimals; empty when NaN) and the peer cancel's fate (empty when none reached it).
+ * The cells a tied point's attempt line ends in (ATTEMPT_TIED_FIELDS; `tied` of attemptLine): the epoch times
+ * with µs (3 decimals; empty when NaN) and the peer cancel's fate (empty when none reached it).
  */
-export function tiedAttemptCells(
-  sentMs: number,
-  arrivedMs: number,
-  fate: PeerCancelFate | undefined,
-): string {
-  const sent = Number.isNaN(sentMs) ? '' : sentMs.toFixed(3);
-  const arrived = Number.isNaN(arrivedMs) ? '' : arrivedMs.toFixed(3);
-  return `${sent},${arrived},${fate ?? ''}`;
+export function tiedAttemptCells(t: {
+  sentMs: number;
+  arrivedMs: number;
+  fate: PeerCancelFate | undefined;
+  decidedMs: number;
+}): string {
+  return `${epochCell(t.sentMs)},${epochCell(t.arrivedMs)},${t.fate ?? ''},${epochCell(t.decidedMs)}`;
+}
+
+function epochCell(ms: number): string {
+  return Number.isNaN(ms) ? '' : ms.toFixed(DECIMALS);
 }
 
 // The line above is written by hand for speed; this guards its column order against the field list.

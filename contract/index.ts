@@ -3,7 +3,7 @@
 // records (call and attempt lines), the load generator's point spec and status (hash, summary, status.json),
 // the target's PUT /config body and /work reply, point keys, the metric table and the percentile rule.
 
-export { attemptLine, tiedAttemptCells } from './attempt-line.ts';
+export { ATTEMPT_TIME_RESOLUTION_MS, attemptLine, tiedAttemptCells } from './attempt-line.ts';
 export { ATTRIBUTION_COLUMNS, type AttributionRow, formatAttributionCsv } from './attribution-csv.ts';
 export { callLine } from './call-line.ts';
 export {
@@ -87,6 +87,7 @@ export {
   ATTEMPT_FIELDS_ADDED,
   ATTEMPT_REPLICA_FIELD,
   ATTEMPT_TIED_FIELDS,
+  ATTEMPT_TIED_FIELDS_ADDED,
   type AttemptEnd,
   type AttemptRecord,
   attemptFields,

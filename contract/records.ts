@@ -60,6 +60,8 @@ export interface AttemptRecord {
   peerCancelArrivedMs?: number;
   /** … what that cancel did; undefined when none arrived. */
   peerCancel?: PeerCancelFate;
+  /** … when its server decided that (the pool's removal, or finding the attempt started), epoch ms (NaN: none). */
+  peerCancelDecidedMs?: number;
 }
 
 /** Column order of raw/<slug>.calls.csv and of the calls stream's single `r` field (comma-separated). */
@@ -115,11 +117,21 @@ export const ATTEMPT_REPLICA_FIELD = 'replica';
 /**
  * The columns an attempts record of a tied point (cancel `on-start`, docs/replicas.md) gains, after `replica`:
  * when this attempt's server sent its peer cancels (it started the attempt), when the first peer cancel for this
- * attempt reached its server, and what that cancel did (PEER_CANCEL_FATES). Both times are epoch ms with µs
- * (performance.timeOrigin + performance.now()), a clock every process of one machine shares, so a cancel's
- * transit is their difference; across machines it is as good as their clock sync. Other points have none.
+ * attempt reached its server, what that cancel did (PEER_CANCEL_FATES), and when the server decided that — the
+ * pool's removal, the instant the pool (or the server) found the attempt started, a dropped copy's cancel's
+ * arrival; empty when the pool never said. The times are epoch ms with µs (performance.timeOrigin +
+ * performance.now()), a clock every process of one machine shares, so a cancel's transit is arrived − sent;
+ * across machines it is as good as their clock sync. Other points have none.
  */
-export const ATTEMPT_TIED_FIELDS = ['peer_cancel_sent_ms', 'peer_cancel_arrived_ms', 'peer_cancel'] as const;
+export const ATTEMPT_TIED_FIELDS = [
+  'peer_cancel_sent_ms',
+  'peer_cancel_arrived_ms',
+  'peer_cancel',
+  'peer_cancel_decided_ms',
+] as const;
+
+/** Tied columns an attempts file written before the decision's stamp lacks (readers accept both). */
+export const ATTEMPT_TIED_FIELDS_ADDED = ['peer_cancel_decided_ms'] as const;
 
 /**
  * What a peer cancel did to the attempt it reached: `removed` (still queued: it left the queue, no service),

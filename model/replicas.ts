@@ -3,9 +3,10 @@
 // functions the simulator and the real harness share to act on them.
 
 import type { BalancerDraw, BalancerName, HedgeTarget, Pipeline } from '../library/index.ts';
+import { attemptFails, errorHoldMs } from './attempt-failure.ts';
 import type { ModelParams } from './params.ts';
 import { STREAM, uniform } from './rng.ts';
-import { correlatedServiceTimeMs } from './service-time.ts';
+import { correlatedServiceTimeMs, serviceTimeMs } from './service-time.ts';
 
 /** How a point's service is replicated. Load stays defined against the total capacity, R × workers. */
 export interface ReplicaSetup {
@@ -67,8 +68,27 @@ export function replicaServiceMs(
   return replica === SLOW_REPLICA && setup.slowReplica !== 1 ? ms * setup.slowReplica : ms;
 }
 
+/**
+ * How long a worker holds (call, attempt) on `replica`, ms: a failing attempt's errorMs, else its service draw
+ * (today's draw itself when the setup is the one-queue model) — what the simulator's worker holds, and what a
+ * target server running `params` intends to.
+ */
+export function intendedHoldMs(
+  params: ModelParams,
+  setup: ReplicaSetup,
+  seed: number,
+  call: number,
+  attempt: number,
+  replica: number,
+): number {
+  if (attemptFails(params, seed, call, attempt)) return errorHoldMs(params);
+  return isSingleReplica(setup)
+    ? serviceTimeMs(params, seed, call, attempt)
+    : replicaServiceMs(params, setup, seed, call, attempt, replica);
+}
+
 /** True when the setup is today's one-queue model (every output must then be byte-identical to before). */
-export function isSingleReplica(setup: ReplicaSetup): boolean {
+function isSingleReplica(setup: ReplicaSetup): boolean {
   return (
     setup.replicas === 1 &&
     setup.correlation === 0 &&

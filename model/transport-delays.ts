@@ -84,13 +84,26 @@ export function validateTransport(t: TransportParams): void {
     validateDelay(t[dir], `transport ${dir} delay`);
   }
   if (t.replay === undefined) return;
-  for (const part of ['request', 'response', 'peerCancel'] as const) {
+  for (const part of ['request', 'response', 'cancel', 'peerCancel'] as const) {
     for (const [key, ms] of t.replay[part]) {
       if (!(Number.isFinite(ms) && ms >= 0))
         throw new TransportInvalidError(
           `transport replay: the ${part} trip of key ${key} is ${ms} ms; a replayed trip must be a finite delay ≥ 0 ms`,
         );
     }
+  }
+  for (const [key, r] of t.replay.replica) {
+    if (!(Number.isInteger(r) && r >= 0))
+      throw new TransportInvalidError(
+        `transport replay: the replica of key ${key} is ${r}; a replayed replica must be a whole number ≥ 0`,
+      );
+  }
+  // A hold may read a hair shorter than intended: the records' times are rounded to µs.
+  for (const [key, ms] of t.replay.overshoot) {
+    if (!Number.isFinite(ms))
+      throw new TransportInvalidError(
+        `transport replay: the hold overshoot of key ${key} is ${ms} ms; a replayed overshoot must be a finite number of ms`,
+      );
   }
 }
 
@@ -110,7 +123,7 @@ export function transportDelayMs(
   call: number,
   attempt: number,
 ): number {
-  if (t.replay !== undefined && dir !== 'cancel') {
+  if (t.replay !== undefined) {
     const ms = t.replay[dir].get(replayKey(call, attempt));
     if (ms !== undefined) return ms;
   }
@@ -134,6 +147,21 @@ export function peerCancelDelayMs(
   if (ms !== undefined) return ms;
   // Copies are numbered 1..10: from × 16 + to names each ordered pair of a call once.
   return drawDelay(t.request, STREAM.peerCancelA, STREAM.peerCancelB, seed, call, from * 16 + to);
+}
+
+/** The replica attempt `attempt` of call `call` goes to: the replay's, else the balancer's pick (`picked`). */
+export function replayedReplica(
+  t: TransportParams | undefined,
+  call: number,
+  attempt: number,
+  picked: number,
+): number {
+  return t?.replay?.replica.get(replayKey(call, attempt)) ?? picked;
+}
+
+/** How much longer than its service draw attempt `attempt` of call `call` holds its worker: replayed, else 0. */
+export function holdOvershootMs(t: TransportParams, call: number, attempt: number): number {
+  return t.replay?.overshoot.get(replayKey(call, attempt)) ?? 0;
 }
 
 // One draw of `d` for the key (seed, call, attempt) on streams a and b (b: the Box–Muller angle).

@@ -117,6 +117,14 @@ export class SystemClock implements Clock {
     return performance.now() + this.offsetMs;
   }
 
+  /**
+   * The epoch ms (performance.timeOrigin's clock) at which now() read 0: now() + this is a time every process of
+   * one machine reads alike (within a few µs), so records of several servers can be set on one clock.
+   */
+  get epochOriginMs(): number {
+    return performance.timeOrigin - this.offsetMs;
+  }
+
   setTimer(cb: () => void, delayMs: number): SystemTimerHandle {
     const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
     const entry: TimerEntry = { deadline: performance.now() + delay, seq: this.seq++, cb };

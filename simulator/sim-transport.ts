@@ -19,15 +19,14 @@ import type {
 } from '../model/index.ts';
 import {
   attemptFails,
-  errorHoldMs,
   hasFailures,
-  isSingleReplica,
+  holdOvershootMs,
+  intendedHoldMs,
   ModelFailureError,
   pushbackMsAt,
+  replayedReplica,
   replicaOf,
-  replicaServiceMs,
   SINGLE_REPLICA,
-  serviceTimeMs,
   transportDelayMs,
 } from '../model/index.ts';
 import { type TiedCall, TiedCalls, type TiedCopy } from './tied-calls.ts';
@@ -57,8 +56,6 @@ export class SimTransport {
   busyMeasuredMs = 0;
   /** busyMeasuredMs by replica. */
   readonly busyByReplica: Float64Array;
-  /** False when the setup is today's one-queue model: the service time is then serviceTimeMs itself. */
-  readonly replicated: boolean;
   /** Σ queue wait of attempts of measured calls that reached a worker, ms. */
   waitMeasuredMs = 0;
   /** Attempts of measured calls that reached a worker. */
@@ -97,7 +94,7 @@ export class SimTransport {
   // Every attempt is a copy of its call's tie: it reaches its server through the tie, which may drop it.
   private readonly tiedOp: Operation<void> = (call, attempt, done) => {
     this.sent++;
-    const replica = replicaOf(call.replicas, attempt);
+    const replica = replayedReplica(this.net, call.call, attempt, replicaOf(call.replicas, attempt));
     const tie = this.ties!.of(call, attempt);
     if (this.net !== undefined) {
       const n = new NetAttempt(this, call, attempt, replica, done, Number.NaN);
@@ -128,7 +125,6 @@ export class SimTransport {
     tiedCopies = 0,
   ) {
     this.busyByReplica = new Float64Array(pools.length);
-    this.replicated = !isSingleReplica(setup);
     this.failures = hasFailures(model);
     this.pushback = model.pushback;
     this.ties =
@@ -139,7 +135,10 @@ export class SimTransport {
 
 // One attempt in the pool; it is its own PoolJob, so a send allocates this object and one canceller closure.
 class SimAttempt implements PoolJob, TiedCopy {
-  /** What the worker holds: the service draw, or a failing attempt's errorMs. */
+  /**
+   * What the worker holds: the service draw, or a failing attempt's errorMs; on a replayed point, with the
+   * measurement's overshoot.
+   */
   readonly serviceMs: number;
   /** The model failed this attempt: its answer is an error. */
   protected readonly failed: boolean;
@@ -161,11 +160,11 @@ class SimAttempt implements PoolJob, TiedCopy {
     protected enqueuedAt: number,
   ) {
     this.failed = t.failures && attemptFails(t.model, t.seed, call.call, attempt);
-    this.serviceMs = this.failed
-      ? errorHoldMs(t.model)
-      : t.replicated
-        ? replicaServiceMs(t.model, t.setup, t.seed, call.call, attempt, replica)
-        : serviceTimeMs(t.model, t.seed, call.call, attempt);
+    const ms = intendedHoldMs(t.model, t.setup, t.seed, call.call, attempt, replica);
+    // A replayed point's workers hold each attempt as much longer as the measurement's did
+    // (model/transport-replay.ts); never less than nothing.
+    this.serviceMs =
+      t.net?.replay === undefined ? ms : Math.max(0, ms + holdOvershootMs(t.net, call.call, attempt));
   }
 
   /** The pool of this attempt's replica. */
@@ -204,6 +203,8 @@ class SimAttempt implements PoolJob, TiedCopy {
       worker: this.worker,
       serviceMs: this.serviceMs,
       respondedMs: answered ? now : Number.NaN,
+      // As a target server's record says, when the point has several.
+      ...(t.setup.replicas > 1 ? { replica: this.replica } : {}),
     });
   }
 

@@ -31,6 +31,11 @@ export interface PoolCallbacks {
    * server then cancels the copy's siblings. Given only for tied copies; other attempts report no start.
    */
   onStart?(startMs: number, worker: number): void;
+  /**
+   * A peer cancel reached the pool after this tied copy started (ms on the target's SystemClock): only the pool
+   * thread reports it, as it decides later than the server; on the event loop the server decides at once.
+   */
+  onPeerTooLate?(atMs: number): void;
 }
 
 /** The target's worker pool. */

@@ -6,9 +6,8 @@ import {
   type Cancellation,
   DEFAULT_MODEL,
   type ModelParams,
-  replicaServiceMs,
+  type ReplicaSetup,
   SINGLE_REPLICA,
-  serviceTimeMs,
 } from '../model/index.ts';
 import { isLocalTargetHost } from '../runtime/index.ts';
 import { BadParameterError } from './errors.ts';
@@ -200,13 +199,11 @@ function checkPeers(peers: readonly string[]): string[] {
 }
 
 /**
- * The model's service time of (call, attempt) on this server, `wm` being cfg's model as the clock runs it:
- * today's draw, unless this server is one of several replicas with shared stragglers or a slow node.
+ * What of the point's replica setup changes this server's service times (model/replicas.ts intendedHoldMs):
+ * shared stragglers and a slow node; with neither, today's draw.
  */
-export function intendedServiceMs(wm: ModelParams, cfg: ServerConfig, call: number, attempt: number): number {
-  if (cfg.correlation === 0 && cfg.slowReplica === 1) return serviceTimeMs(wm, cfg.seed, call, attempt);
-  const setup = { ...SINGLE_REPLICA, correlation: cfg.correlation, slowReplica: cfg.slowReplica };
-  return replicaServiceMs(wm, setup, cfg.seed, call, attempt, cfg.replica);
+export function serviceSetupOf(cfg: ServerConfig): ReplicaSetup {
+  return { ...SINGLE_REPLICA, correlation: cfg.correlation, slowReplica: cfg.slowReplica };
 }
 
 /** A /work query parameter as a whole number in [min, max]; BadParameterError naming it otherwise. */

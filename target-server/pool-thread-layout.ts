@@ -31,6 +31,8 @@ export const POOL_THREAD_LAYOUT = {
   evStarted: 4,
   // A tied copy left the queue by its peer cancel (ended cancelled-queued, by the peer).
   evPeerRemoved: 5,
+  // A peer cancel found its tied copy in service (end = when): the instant the race was lost, for the record.
+  evPeerTooLate: 6,
   // Float64 stats cells.
   stQueued: 0,
   stBusy: 1,

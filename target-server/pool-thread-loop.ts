@@ -194,6 +194,7 @@ export function poolThreadLoop(
       // The server's own drop of a tied copy: only while queued, in either mode; not a client cancel, so it
       // counts in cancelledQueued and not in cancelRequests. In service or ended: left alone (too late).
       const e = byId.get(id);
+      if (e !== undefined && e.state === IN_SERVICE) emit(L.evPeerTooLate, e, t);
       if (e === undefined || e.state !== QUEUED) return;
       accrue(t);
       queued--;

@@ -217,6 +217,10 @@ export class PoolThread implements AttemptPool {
         p.cb.onStart?.(ev[i + 3]!, ev[i + 5]!);
         continue;
       }
+      if (kind === L.evPeerTooLate) {
+        p.cb.onPeerTooLate?.(ev[i + 4]!);
+        continue;
+      }
       this.pending.delete(id);
       const byPeer = kind === L.evPeerRemoved;
       const end: PoolEnd = {

@@ -9,16 +9,17 @@ import { type AttemptEnd, attemptLine, tiedAttemptCells } from '../contract/inde
 import {
   attemptFails,
   dilateModel,
-  errorHoldMs,
+  intendedHoldMs,
   type ModelParams,
   type PoolTicket,
   pushbackMsAt,
+  type ReplicaSetup,
 } from '../model/index.ts';
 import type { SystemClock } from '../runtime/index.ts';
 import type { AttemptPool, PoolCallbacks } from './attempt-pool.ts';
 import { PointRecording } from './attempt-recorder.ts';
 import type { AttemptResult, Done } from './attempt-result.ts';
-import { applyPatch, type ConfigPatch, intendedServiceMs, type ServerConfig } from './config.ts';
+import { applyPatch, type ConfigPatch, type ServerConfig, serviceSetupOf } from './config.ts';
 import { BadParameterError, BusyError, PoolBacklogError, type TargetServerError } from './errors.ts';
 import type { TargetMetrics } from './metrics.ts';
 import { ServerChecks } from './server-checks.ts';
@@ -63,6 +64,7 @@ export class Target {
     this.tied = new TargetTies(pool, token, onLog);
     this.tied.configure(initial);
     this.wallModel = dilateModel(initial.model, initial.timeScale);
+    this.serviceSetup = serviceSetupOf(initial);
     pool.onCancelRequested = () => this.metrics?.cancelRequested();
     this.resetAt = clock.now();
     this.recording = new PointRecording(redis, onLog);
@@ -71,6 +73,8 @@ export class Target {
 
   /** `cfg.model` as the clock runs it (model/time-scale.ts), made once per PUT /config, not per attempt. */
   private wallModel: ModelParams;
+  /** What of the replica setup changes this server's service times, likewise. */
+  private serviceSetup: ReplicaSetup;
 
   get config(): ServerConfig {
     return this.cfg;
@@ -86,9 +90,10 @@ export class Target {
     const wm = this.wallModel;
     // A tied point: every attempt is a copy of its call's tie, which a sibling's cancel may have dropped already.
     const tie = this.tied.arrive(call, attempt, peers);
-    // The model's failure of this attempt (the simulator draws the same): its worker holds errorMs instead.
+    // The model's failure of this attempt (the simulator draws the same): its answer is the error, and its
+    // worker holds errorMs instead of a service draw (intendedHoldMs).
     const fails = attemptFails(wm, cfg.seed, call, attempt);
-    const intendedMs = fails ? errorHoldMs(wm) : intendedServiceMs(wm, cfg, call, attempt);
+    const intendedMs = intendedHoldMs(wm, this.serviceSetup, cfg.seed, call, attempt, cfg.replica);
     const pushback = wm.pushback;
     this.checks.workArrived();
     if (tie !== null && !(tie instanceof TiedCopy)) {
@@ -98,7 +103,7 @@ export class Target {
     const ties = this.tied.ties;
     const cb: PoolCallbacks = {
       onEnd: ({ ended: poolEnd, enqueueMs, startMs, endMs, worker, byPeer }) => {
-        if (tie !== null) ties!.ended(tie, byPeer === true);
+        if (tie !== null) ties!.ended(tie, byPeer === true, this.clock.epochOriginMs + endMs);
         // The pool served it; the model says whether its answer is the error.
         const ended: AttemptEnd = fails && poolEnd === 'served' ? 'failed' : poolEnd;
         const started = !Number.isNaN(startMs);
@@ -121,7 +126,7 @@ export class Target {
           const respondedMs = done(r);
           // One of several replicas: the record says which (ATTEMPT_REPLICA_FIELD); a tied copy, its cancels.
           const replica = cfg.replicas > 1 ? cfg.replica : undefined;
-          const cells = tie === null ? undefined : tiedAttemptCells(tie.sentMs, tie.arrivedMs, tie.fate);
+          const cells = tie === null ? undefined : tiedAttemptCells(tie);
           this.recording.add(
             attemptLine(
               call,
@@ -154,7 +159,10 @@ export class Target {
       onFail: (err) => done(err as TargetServerError),
     };
     // Only a tied copy reports its start: the pool (thread) sends no start events for other attempts.
-    if (tie !== null) cb.onStart = () => ties!.started(tie);
+    if (tie !== null) {
+      cb.onStart = () => ties!.started(tie);
+      cb.onPeerTooLate = (atMs) => ties!.foundStarted(tie, this.clock.epochOriginMs + atMs);
+    }
     try {
       const ticket = this.pool.submit(intendedMs, cb);
       if (tie !== null) tie.ticket = ticket;
@@ -215,6 +223,7 @@ export class Target {
     this.pool.reconfigure({ workers: next.workers, cancellation: next.cancellation });
     this.cfg = next;
     this.wallModel = dilateModel(next.model, next.timeScale);
+    this.serviceSetup = serviceSetupOf(next);
     this.tied.configure(next);
     return { config: next, previous: await this.recording.switchTo(next) };
   }
@@ -241,6 +250,7 @@ export class Target {
       busyWorkers: this.pool.busyWorkers,
       inFlight: this.pool.inFlight + this.pendingResponses,
       sinceResetMs: elapsed,
+      clockEpochMs: this.clock.epochOriginMs,
       utilisation: elapsed > 0 ? p.busyMs / (workers * elapsed) : 0,
       meanQueueLength: elapsed > 0 ? p.queueAreaMs / elapsed : 0,
       maxQueueLength: p.maxQueueLength,

@@ -15,6 +15,11 @@ export interface TargetStats {
   /** Queued + in service (control routes answer 409 while this is > 0). */
   inFlight: number;
   sinceResetMs: number;
+  /**
+   * The epoch ms at which this server's clock (its attempts' times) read 0: a tied point's records of several
+   * servers are set on one clock with it (analysis/judge/tie-replay.ts).
+   */
+  clockEpochMs: number;
   /** Σ worker busy time of ended attempts / (workers × time since reset). */
   utilisation: number;
   meanQueueLength: number;

@@ -110,7 +110,7 @@ export function droppedAttemptLine(
   respondedMs: number,
   arrivedMs: number,
 ): string {
-  const cells = tiedAttemptCells(Number.NaN, arrivedMs, 'dropped');
+  const cells = tiedAttemptCells({ sentMs: Number.NaN, arrivedMs, fate: 'dropped', decidedMs: arrivedMs });
   return attemptLine(
     call,
     attempt,

@@ -51,6 +51,12 @@ export class TiedCopy {
   sentMs = Number.NaN;
   /** When the first peer cancel for it arrived, epoch ms; NaN: none. */
   arrivedMs = Number.NaN;
+  /**
+   * When that cancel's fate was decided, epoch ms: the pool's removal (removed), the instant the pool or this
+   * server found the copy started (too-late). Later than arrivedMs by the hand-off to the pool thread, and what
+   * the race was decided by (analysis/judge/tie-replay.ts). NaN: none, or the pool never said.
+   */
+  decidedMs = Number.NaN;
   fate: PeerCancelFate | undefined = undefined;
 
   constructor(
@@ -122,10 +128,16 @@ export class ServerTies {
     this.stats.failed++;
   }
 
-  /** Copy `c` ended (`byPeer`: a peer cancel removed it from the queue). */
-  ended(c: TiedCopy, byPeer: boolean): void {
+  /** The pool found copy `c` in service when a peer cancel reached it, at `atMs` (epoch). */
+  foundStarted(c: TiedCopy, atMs: number): void {
+    if (Number.isNaN(c.decidedMs)) c.decidedMs = atMs;
+  }
+
+  /** Copy `c` ended at `atMs` (epoch; `byPeer`: a peer cancel removed it from the queue). */
+  ended(c: TiedCopy, byPeer: boolean, atMs = Number.NaN): void {
     if (this.live.get(c.call) === c) this.live.delete(c.call);
     if (byPeer) {
+      c.decidedMs = atMs;
       c.fate = 'removed';
       this.stats.removed++;
     }
@@ -145,7 +157,10 @@ export class ServerTies {
       if (c.attempt === from) return 'ignored';
       if (Number.isNaN(c.arrivedMs)) c.arrivedMs = atMs;
       if (c.started) {
-        if (c.fate === undefined) c.fate = 'too-late';
+        if (c.fate === undefined) {
+          c.fate = 'too-late';
+          c.decidedMs = atMs;
+        }
         this.stats.tooLate++;
         return 'too-late';
       }

@@ -124,6 +124,8 @@ export interface ComparisonSummary {
   /** Judged metric lines (K). */
   metrics: number;
   counts: Record<Verdict, number>;
+  /** Of the compared points, those judged against the model run on their own measured trips (sim-net.ts). */
+  replayed: number;
 }
 
 /** Counts verdicts over the judged lines (those of the matrix's points: the calibration point has its own line). */
@@ -131,6 +133,7 @@ export function summarize(
   rows: readonly ComparisonRow[],
   points: number,
   compared: number,
+  replayed = 0,
 ): ComparisonSummary {
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   let metrics = 0;
@@ -138,7 +141,7 @@ export function summarize(
     counts[r.verdict]++;
     if (r.verdict !== 'calibration') metrics++;
   }
-  return { points, compared, metrics, counts };
+  return { points, compared, metrics, counts, replayed };
 }
 
 /** The summary as one line: N points, M metrics agree of K, and the other verdicts. */
@@ -146,5 +149,6 @@ export function formatSummaryLine(s: ComparisonSummary): string {
   const others = VERDICTS.filter((v) => v !== 'agrees' && v !== 'calibration')
     .map((v) => `${v} ${s.counts[v]}`)
     .join(', ');
-  return `comparison: ${s.points} points (${s.compared} with sim and real); ${s.counts.agrees} of ${s.metrics} metrics agree; ${others}`;
+  const replayed = s.replayed === 0 ? '' : `, ${s.replayed} tied of them judged against their replayed trips`;
+  return `comparison: ${s.points} points (${s.compared} with sim and real${replayed}); ${s.counts.agrees} of ${s.metrics} metrics agree; ${others}`;
 }

@@ -32,9 +32,11 @@ import { pairPoint } from './point-pairing.ts';
 import { hasRawCalls, type RealPoint, readRealPoint } from './real-row.ts';
 import { type Sensitivity, sensitivityOf } from './sensitivity.ts';
 import {
+  judgedOnReplay,
   type SimNetAnalysis,
   type SimNetTransports,
   simNetSide,
+  simNetSideOf,
   simNetTransports,
   simulateWithNet,
 } from './sim-net.ts';
@@ -212,7 +214,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
     comparison.push(...c.point.rows);
   }
   for (const p of points) {
-    p.rows = comparePoint(p, margins);
+    p.rows = comparePoint(judgedOnReplay(p) ? simNetSideOf(p) : p, margins);
     comparison.push(...p.rows);
   }
   const compared = points.filter((p) => p.sim && p.real).length;
@@ -228,6 +230,7 @@ export function analyzeRun(runDir: string): RunAnalysis {
       points.flatMap((p) => p.rows),
       points.length,
       compared,
+      points.filter(judgedOnReplay).length,
     ),
     margins,
     notes,

@@ -120,7 +120,22 @@ export function simulateWithNet(
 // A tied point's own trips (tie-replay.ts), its copies sent on its schedule, in model ms.
 function pointReplay(point: Point, rp: RealPoint, entry: PointAnalysis['entry']): TransportReplay | null {
   const schedule = ArrivalSchedule.forPoint(point);
-  return tieReplay(rp, point.config.tied!.gapMs, timeScaleOf(entry), (c) => schedule.at(c));
+  return tieReplay(rp, point, timeScaleOf(entry), (c) => schedule.at(c));
+}
+
+/** Point `p` as sim+net predicts it: its sim+net row and differences, the measurement whole. */
+export function simNetSideOf(p: PointAnalysis): PointAnalysis {
+  return { ...p, sim: p.simNet, diffs: p.simNetDiffs ?? null, harness: undefined };
+}
+
+/**
+ * True when point `p` is judged against the model run on its own measured trips rather than against the model
+ * with the harness taken out of the measurement: a tied point whose trips sim+net replayed. Its outcome is a
+ * race the harness's µs decide, so the pure model runs other copies of the same calls and the pairing by call,
+ * which makes the verdict decisive, is lost; the replay keeps it (tie-replay.ts).
+ */
+export function judgedOnReplay(p: PointAnalysis): boolean {
+  return p.simNetReplayed === true && p.simNet !== undefined;
 }
 
 /** The sim+net side of a run once its points are simulated: its rows and its comparison lines. */
@@ -138,12 +153,10 @@ export function simNetSide(
   };
   if (transports.byGroup.size === 0) return out;
   const cals = calibrations.map((c) => c.point).filter((c) => !points.includes(c));
-  const judge = (p: PointAnalysis) =>
-    comparePoint({ ...p, sim: p.simNet, diffs: p.simNetDiffs ?? null, harness: undefined }, margins);
   for (const p of [...cals, ...points]) {
     if (!p.simNet) continue;
     out.rows.push(p.simNet);
-    p.simNetRows = judge(p);
+    p.simNetRows = comparePoint(simNetSideOf(p), margins);
     out.comparison.push(...p.simNetRows);
   }
   const judged = points.filter((p) => p.simNet);

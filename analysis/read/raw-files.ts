@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import {
   ATTEMPT_FIELDS,
   ATTEMPT_FIELDS_ADDED,
+  ATTEMPT_TIED_FIELDS_ADDED,
   type AttemptEnd,
   attemptFields,
   CALL_FIELDS,
@@ -71,6 +72,8 @@ interface RawPeerCancels {
   arrivedMs: Float64Array;
   /** What that cancel did: 0 none, else 1 + its index in PEER_CANCEL_FATES (removed, dropped, too-late). */
   fate: Uint8Array;
+  /** When its server decided that (the pool's removal, or finding the attempt started); NaN: not said, or an older file. */
+  decidedMs: Float64Array;
 }
 
 /**
@@ -144,20 +147,29 @@ export function readCallsCsv(path: string): RawCalls {
 /**
  * Reads raw/<slug>.attempts.csv (header = ATTEMPT_FIELDS, the older one without ATTEMPT_FIELDS_ADDED, that
  * of a point with several replicas, which ends in the replica column, or that of a tied point, which then
- * ends in its peer cancels' columns).
+ * ends in its peer cancels' columns, ATTEMPT_TIED_FIELDS_ADDED among them or not).
  */
 export function readAttemptsCsv(path: string): RawAttempts {
   const replicated = attemptFields(2).join(',');
   const tiedHeader = attemptFields(2, true).join(',');
+  const tiedOlder = attemptFields(2, true)
+    .filter((f) => !(ATTEMPT_TIED_FIELDS_ADDED as readonly string[]).includes(f))
+    .join(',');
   const { sc, F, full, header } = scanner(path, ATTEMPT_FIELDS, ATTEMPT_FIELDS_ADDED, [
     replicated,
     tiedHeader,
+    tiedOlder,
   ]);
   const n = sc.countRecords();
-  const isTied = header === tiedHeader;
+  const isTied = header === tiedHeader || header === tiedOlder;
   const replica = header === replicated || isTied ? new Float64Array(n) : undefined;
   const tied: RawPeerCancels | undefined = isTied
-    ? { sentMs: new Float64Array(n), arrivedMs: new Float64Array(n), fate: new Uint8Array(n) }
+    ? {
+        sentMs: new Float64Array(n),
+        arrivedMs: new Float64Array(n),
+        fate: new Uint8Array(n),
+        decidedMs: new Float64Array(n).fill(Number.NaN),
+      }
     : undefined;
   const a: RawAttempts = {
     n,
@@ -195,6 +207,7 @@ export function readAttemptsCsv(path: string): RawAttempts {
         );
       }
       tied.fate[i] = k + 1;
+      if (header === tiedHeader) tied.decidedMs[i] = sc.num(F);
     }
     sc.endRecord(F);
   }

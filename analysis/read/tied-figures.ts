@@ -30,9 +30,12 @@ export interface TiedFigures {
   transitMs: Float64Array;
 }
 
-const REMOVED = 1 + PEER_CANCEL_FATES.indexOf('removed');
-const DROPPED = 1 + PEER_CANCEL_FATES.indexOf('dropped');
-const TOO_LATE = 1 + PEER_CANCEL_FATES.indexOf('too-late');
+/** RawAttempts' `tied.fate` codes (1 + the fate's index in PEER_CANCEL_FATES; 0: no cancel reached it). */
+export const FATE = {
+  removed: 1 + PEER_CANCEL_FATES.indexOf('removed'),
+  dropped: 1 + PEER_CANCEL_FATES.indexOf('dropped'),
+  tooLate: 1 + PEER_CANCEL_FATES.indexOf('too-late'),
+} as const;
 
 /**
  * Σ service of the attempts of measured calls that did not win their call / Σ service of all of them: a served
@@ -94,12 +97,12 @@ export function tiedFigures(
       if (Number.isFinite(attempts.startMs[i])) startedCopies++;
       if (Number.isFinite(t.sentMs[i])) counts.sent += copies - 1;
       const fate = t.fate[i];
-      if (fate === REMOVED) counts.removed++;
-      else if (fate === DROPPED) counts.droppedOnArrival++;
+      if (fate === FATE.removed) counts.removed++;
+      else if (fate === FATE.dropped) counts.droppedOnArrival++;
       // The sender is the sibling that sent first; both ran, and the pair counts once: when this copy
       // started (sent its own cancels) after the sender did.
       const sender = earliestOther(list, i, t.sentMs);
-      if (fate === TOO_LATE && sender >= 0 && t.sentMs[i] > t.sentMs[sender]) counts.tooLate++;
+      if (fate === FATE.tooLate && sender >= 0 && t.sentMs[i] > t.sentMs[sender]) counts.tooLate++;
       if (Number.isFinite(t.arrivedMs[i]) && sender >= 0)
         transits.push(modelMs(t.arrivedMs[i] - t.sentMs[sender], k));
     }
@@ -129,6 +132,19 @@ export function earliestOther(list: readonly number[], i: number, sentMs: Float6
     if (best < 0 || sentMs[j] < sentMs[best]) best = j;
   }
   return best;
+}
+
+/**
+ * Each replica's clock origin on the epoch clock its servers share (status.json `target_check.replicas[r]
+ * .clockEpochMs`, wall ms): replica r's attempt time + its origin is an epoch time. Null when the status does
+ * not hold one for every replica (a run recorded before the servers reported it).
+ */
+export function clockEpochsOf(status: PointStatus | null): number[] | null {
+  const check = (status as { target_check?: { replicas?: unknown } } | null)?.target_check;
+  const replicas = check?.replicas;
+  if (!Array.isArray(replicas) || replicas.length === 0) return null;
+  const epochs = replicas.map((r) => (r as { clockEpochMs?: unknown } | null)?.clockEpochMs);
+  return epochs.every((e) => typeof e === 'number' && Number.isFinite(e)) ? (epochs as number[]) : null;
 }
 
 // The targets' count of cancels that failed (status.json target_check.peerCancel, summed over the replicas).

@@ -7,6 +7,7 @@ import { formatLoad, isLatencyMetric, metricSpec, rowKey, rowLabel } from '../..
 import type { MarginMetric } from '../../model/index.ts';
 import { callsToDecide } from '../judge/equivalence.ts';
 import type { RunAnalysis } from '../judge/run-analysis.ts';
+import { judgedOnReplay } from '../judge/sim-net.ts';
 import { DASH } from './report-cells.ts';
 import type { Block } from './report-doc.ts';
 
@@ -27,7 +28,9 @@ function diffInterval(r: ComparisonRow): string {
 function decideText(a: RunAnalysis, r: ComparisonRow): string {
   if (r.verdict !== 'undecided') return DASH;
   const p = a.points.find((x) => x.key === rowKey(r)) ?? a.calibrationPoint;
-  const d = p?.diffs?.[r.metric as MarginMetric];
+  // A tied point judged against its replay was paired with it (sim-net.ts).
+  const diffs = p && judgedOnReplay(p) ? p.simNetDiffs : p?.diffs;
+  const d = diffs?.[r.metric as MarginMetric];
   if (d === undefined || r.margin === null) return 'no calls paired (no raw files)';
   const n = callsToDecide(d, r.margin);
   return n === null

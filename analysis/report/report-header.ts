@@ -24,9 +24,13 @@ function restsOnLine(a: RunAnalysis): string {
       .sort((x, y) => x - y);
     if (ds.length > 0) parts.push(`${metricWords(m)} ${marginText(m, percentileOfSorted(ds, 50))}`);
   }
+  const tied =
+    a.summary.replayed === 0
+      ? ''
+      : `; the ${a.summary.replayed} tied points' against the model run on their own measured trips, the measurement whole (which copy runs is a race the harness decides)`;
   const pairing = a.manifest.matrix.target
     ? 'two independent samples per metric (a foreign service draws its own service times)'
-    : "each metric's difference over the same calls (common random numbers), each call's own harness parts taken out";
+    : `each metric's difference over the same calls (common random numbers), each call's own harness parts taken out${tied}`;
   if (parts.length === 0) return `What it rests on: ${pairing}.`;
   return `What it rests on: ${pairing}; the smallest difference this run would have called a divergence, the median over its points: ${parts.join(', ')}.`;
 }

@@ -61,7 +61,7 @@ export function tiedBlocks(a: RunAnalysis): Block[] {
     { kind: 'heading', level: 2, text: 'Tied requests' },
     {
       kind: 'paragraph',
-      text: "Each cell is `p99.9 ms · extra work` (`extra_service_share`: service of the attempts that did not win their call over all service, measured calls), simulated and measured, for every configuration of the run: tied, hedged, unhedged, and each on its balancer (`two-choices` in the label). A tied call's copies cost no service when a peer cancel removes one from its queue or drops it on arrival; a hedge's losers cost what they ran.",
+      text: "Each cell is `p99.9 ms · extra work` (`extra_service_share`: service of the attempts that did not win their call over all service, measured calls), simulated and measured, for every configuration of the run: tied, hedged, unhedged, and each on its balancer (`two-choices` in the label). A tied call's copies cost no service when a peer cancel removes one from its queue or drops it on arrival; a hedge's losers cost what they ran. The simulated cells are the pure model's (its peer cancel takes no time); the comparison judges a tied point whose own trips sim+net replayed against the model run on them, the measurement whole — which copy runs is a race the harness decides (results/README.md, comparison.csv).",
     },
     ...studyTables(a, (p) => (p ? [tiedCell(p.sim), tiedCell(p.real)] : [DASH, 'not planned'])),
     ...(rows.length === 0

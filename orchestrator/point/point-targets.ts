@@ -135,9 +135,12 @@ export class PointTargets {
    */
   async selfCheck(): Promise<Figures | null> {
     const each: Figures[] = [];
-    // A tied point's peer cancels travel with it too (summed over the replicas); other points' status.json is
-    // as it was before they existed.
-    const fields = peerCancelCopies(this.point.config) > 0 ? [...CHECK_FIELDS, 'peerCancel'] : CHECK_FIELDS;
+    // A tied point's peer cancels travel with it too (summed over the replicas), and each server's clock's
+    // epoch origin, which sets their records on one clock; other points' status.json is as it was before.
+    const fields =
+      peerCancelCopies(this.point.config) > 0
+        ? [...CHECK_FIELDS, 'peerCancel', 'clockEpochMs']
+        : CHECK_FIELDS;
     for (const t of this.used) {
       try {
         const s = await t.client.stats();

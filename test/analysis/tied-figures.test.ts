@@ -39,10 +39,17 @@ function line(
     sent?: number;
     arrived?: number;
     fate?: PeerCancelFate;
+    decided?: number;
   },
 ): string {
   const start = a.start ?? Number.NaN;
-  const cells = tiedAttemptCells(a.sent ?? Number.NaN, a.arrived ?? Number.NaN, a.fate);
+  const arrivedMs = a.arrived ?? Number.NaN;
+  const cells = tiedAttemptCells({
+    sentMs: a.sent ?? Number.NaN,
+    arrivedMs,
+    fate: a.fate,
+    decidedMs: a.decided ?? arrivedMs,
+  });
   return attemptLine(
     call,
     attempt,
@@ -86,7 +93,14 @@ function writeAttempts(lines: string[], tied = true): string {
 // it was cut short after 4 ms (propagate). Call 3: the warm-up's, not measured.
 const LINES = [
   line(0, 1, 0, { start: 1, end: 11, ended: 'served', service: 10, sent: T0 + 1 }),
-  line(0, 2, 1, { end: 2, ended: 'cancelled-queued', service: 12, arrived: T0 + 1.4, fate: 'removed' }),
+  line(0, 2, 1, {
+    end: 2,
+    ended: 'cancelled-queued',
+    service: 12,
+    arrived: T0 + 1.4,
+    fate: 'removed',
+    decided: T0 + 1.45,
+  }),
   line(1, 1, 0, { start: 20, end: 30, ended: 'served', service: 10, sent: T0 + 20 }),
   line(1, 2, 1, { end: 21, ended: 'cancelled-queued', service: 9, arrived: T0 + 20.5, fate: 'dropped' }),
   line(2, 1, 0, {
@@ -118,8 +132,23 @@ describe('a tied point’s raw figures', () => {
     expect(Array.from(a.tied!.fate)).toEqual([0, 1, 0, 2, 3, 3, 0]);
     expect(a.tied!.sentMs[0]).toBe(T0 + 1);
     expect(Number.isNaN(a.tied!.arrivedMs[0])).toBe(true);
+    expect(a.tied!.decidedMs[1]).toBe(T0 + 1.45);
+    expect(Number.isNaN(a.tied!.decidedMs[0])).toBe(true);
     const plain = LINES.map((l) => l.split(',').slice(0, 10).join(','));
     expect(readAttemptsCsv(writeAttempts(plain, false)).tied).toBeUndefined();
+  });
+
+  it('reads a tied file written before the decision was stamped: decided reads NaN', () => {
+    const path = writeAttempts([]);
+    const header = attemptFields(2, true).filter((f) => f !== 'peer_cancel_decided_ms');
+    writeFileSync(
+      path,
+      `${[header.join(','), ...LINES.map((l) => l.slice(0, l.lastIndexOf(',')))].join('\n')}\n`,
+    );
+    const a = readAttemptsCsv(path);
+    expect(Array.from(a.tied!.fate)).toEqual([0, 1, 0, 2, 3, 3, 0]);
+    expect(a.tied!.arrivedMs[1]).toBe(T0 + 1.4);
+    expect(Array.from(a.tied!.decidedMs).every(Number.isNaN)).toBe(true);
   });
 
   it('the extra work: the losers’ service over all service of measured calls', () => {

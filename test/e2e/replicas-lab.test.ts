@@ -145,8 +145,14 @@ describe.skipIf(skip !== undefined)('hedgebench run --hosts with two target host
     // Each target host cancelled copies on the other, at its lab address: removed from the queue or dropped.
     const fates = Array.from(a.tied!.fate);
     expect(fates.filter((f) => f === 1 || f === 2).length).toBeGreaterThan(100);
+    // Each one stamped where its server decided it, on the epoch clock the namespaces share.
+    for (const [i, f] of fates.entries())
+      if (f > 0) expect(a.tied!.decidedMs[i]).toBeGreaterThanOrEqual(a.tied!.arrivedMs[i]);
     const status = JSON.parse(readFileSync(join(out, 'raw', `${p!.slug}.status.json`), 'utf8'));
     expect(status.target_check.peerCancel.failed).toBe(0);
-    for (const rep of status.target_check.replicas) expect(rep.peerCancel.received).toBeGreaterThan(0);
+    for (const rep of status.target_check.replicas) {
+      expect(rep.peerCancel.received).toBeGreaterThan(0);
+      expect(rep.clockEpochMs).toBeGreaterThan(Date.now() - 3_600_000);
+    }
   }, 240_000);
 });

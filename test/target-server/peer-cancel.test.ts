@@ -19,12 +19,14 @@ interface TiedRow {
   call: number;
   attempt: number;
   start: number;
+  end: number;
   ended: string;
   worker: number;
   replica: number;
   sent: number;
   arrived: number;
   fate: string;
+  decided: number;
 }
 
 async function tiedRecords(slug: string): Promise<TiedRow[]> {
@@ -38,12 +40,14 @@ async function tiedRecords(slug: string): Promise<TiedRow[]> {
       call: num(c[0]!),
       attempt: num(c[1]!),
       start: num(c[3]!),
+      end: num(c[4]!),
       ended: c[5]!,
       worker: num(c[6]!),
       replica: num(c[9]!),
       sent: num(c[10]!),
       arrived: num(c[11]!),
       fate: c[12]!,
+      decided: num(c[13]!),
     };
   });
 }
@@ -122,11 +126,17 @@ describe('tied copies across two target servers', () => {
           const transit = gone.arrived - ranRow!.sent;
           expect(transit).toBeGreaterThan(0);
           expect(transit).toBeLessThan(1_000);
+          // Decided when the pool removed it, on the same epoch clock: its end on its server's clock + the origin
+          // the server reports (µs cells).
+          expect(gone.decided).toBeGreaterThanOrEqual(gone.arrived);
+          expect(gone.decided - gone.arrived).toBeLessThan(1_000);
+          expect(gone.decided - (gone.end + b.stats().clockEpochMs)).toBeCloseTo(0, 2);
           expect(rows.find((r) => r.call === 9)).toMatchObject({ ended: 'served', fate: '' });
           expect(ATTEMPT_TIED_FIELDS).toEqual([
             'peer_cancel_sent_ms',
             'peer_cancel_arrived_ms',
             'peer_cancel',
+            'peer_cancel_decided_ms',
           ]);
         });
       });
@@ -153,6 +163,7 @@ describe('tied copies across two target servers', () => {
         fate: 'dropped',
       });
       expect(row!.arrived).toBeGreaterThan(Date.now() - 60_000);
+      expect(row!.decided).toBe(row!.arrived);
     });
   });
 

@@ -14,10 +14,12 @@ import { until } from './http.ts';
 interface Seen {
   starts: { startMs: number; worker: number }[];
   end: PoolEnd | null;
+  /** When a peer cancel found it in service (the pool thread says so; the event loop's pool does not). */
+  tooLate: number[];
 }
 
 function track(tied: boolean): { seen: Seen; cb: PoolCallbacks } {
-  const seen: Seen = { starts: [], end: null };
+  const seen: Seen = { starts: [], end: null, tooLate: [] };
   const cb: PoolCallbacks = {
     onEnd: (e) => {
       seen.end = e;
@@ -26,7 +28,10 @@ function track(tied: boolean): { seen: Seen; cb: PoolCallbacks } {
       throw err;
     },
   };
-  if (tied) cb.onStart = (startMs, worker) => seen.starts.push({ startMs, worker });
+  if (tied) {
+    cb.onStart = (startMs, worker) => seen.starts.push({ startMs, worker });
+    cb.onPeerTooLate = (atMs) => seen.tooLate.push(atMs);
+  }
   return { seen, cb };
 }
 
@@ -80,6 +85,13 @@ for (const mode of ['loop', 'thread'] as const) {
           expect(later.seen.end).toMatchObject({ ended: 'served', startMs: start.startMs, worker: 0 });
           expect(later.seen.end!.byPeer).toBeUndefined();
           expect(later.seen.end!.endMs - start.startMs).toBeGreaterThanOrEqual(20);
+          // The thread decides a cancel after the server handed it over, and says when: in service, so after the
+          // start and before the end. On the event loop the server decided at once (no report).
+          if (mode === 'thread') {
+            expect(later.seen.tooLate).toHaveLength(1);
+            expect(later.seen.tooLate[0]).toBeGreaterThan(start.startMs);
+            expect(later.seen.tooLate[0]).toBeLessThan(later.seen.end!.endMs);
+          } else expect(later.seen.tooLate).toEqual([]);
           // The pool's server dropped it: a queued cancel, not a client's.
           expect(pool.stats()).toMatchObject({
             submitted: 3,
@@ -103,6 +115,7 @@ for (const mode of ['loop', 'thread'] as const) {
         pool.submit(1, b.cb);
         await until(() => b.seen.end !== null, 'the next copy to end');
         expect(a.seen.starts).toHaveLength(1);
+        expect(a.seen.tooLate).toEqual([]);
         expect(pool.stats()).toMatchObject({ submitted: 2, served: 2, cancelledQueued: 0 });
       });
     });

@@ -53,7 +53,8 @@ describe('ServerTies', () => {
     ]);
     expect(Number.isFinite(c.sentMs)).toBe(true);
     expect(t.receive(3, 2, 50)).toBe('too-late');
-    expect(c).toMatchObject({ fate: 'too-late', arrivedMs: 50 });
+    // The server knew the copy had started: decided as it arrived.
+    expect(c).toMatchObject({ fate: 'too-late', arrivedMs: 50, decidedMs: 50 });
     // Its own cancel coming back changes nothing.
     expect(t.receive(3, 1, 60)).toBe('ignored');
     t.ended(c, false);
@@ -70,12 +71,17 @@ describe('ServerTies', () => {
     expect(removals).toEqual([TICKET]);
     t.started(c);
     expect(c.fate).toBe('too-late');
+    // Decided when the pool found it started (its report), not when the cancel reached the server.
+    expect(Number.isNaN(c.decidedMs)).toBe(true);
+    t.foundStarted(c, 12.5);
+    t.foundStarted(c, 13);
+    expect(c).toMatchObject({ arrivedMs: 10, decidedMs: 12.5 });
     expect(t.stats).toMatchObject({ received: 2, tooLate: 1, removed: 0 });
     const d = t.arrive(5, 2, [0]) as TiedCopy;
     d.ticket = TICKET;
     t.receive(5, 1, 20);
-    t.ended(d, true);
-    expect(d.fate).toBe('removed');
+    t.ended(d, true, 21.5);
+    expect(d).toMatchObject({ fate: 'removed', arrivedMs: 20, decidedMs: 21.5 });
     expect(t.stats.removed).toBe(1);
     t.reset();
     expect(t.stats).toMatchObject({ received: 0, removed: 0, tooLate: 0 });
