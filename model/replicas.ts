@@ -71,7 +71,7 @@ export function replicaServiceMs(
 /**
  * How long a worker holds (call, attempt) on `replica`, ms: a failing attempt's errorMs, else its service draw
  * (today's draw itself when the setup is the one-queue model) — what the simulator's worker holds, and what a
- * target server running `params` intends to.
+ * target server running `params` intends to. `fails`: the attempt's failure draw, when the caller has it.
  */
 export function intendedHoldMs(
   params: ModelParams,
@@ -80,8 +80,9 @@ export function intendedHoldMs(
   call: number,
   attempt: number,
   replica: number,
+  fails = attemptFails(params, seed, call, attempt),
 ): number {
-  if (attemptFails(params, seed, call, attempt)) return errorHoldMs(params);
+  if (fails) return errorHoldMs(params);
   return isSingleReplica(setup)
     ? serviceTimeMs(params, seed, call, attempt)
     : replicaServiceMs(params, setup, seed, call, attempt, replica);

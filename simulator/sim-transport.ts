@@ -160,7 +160,7 @@ class SimAttempt implements PoolJob, TiedCopy {
     protected enqueuedAt: number,
   ) {
     this.failed = t.failures && attemptFails(t.model, t.seed, call.call, attempt);
-    const ms = intendedHoldMs(t.model, t.setup, t.seed, call.call, attempt, replica);
+    const ms = intendedHoldMs(t.model, t.setup, t.seed, call.call, attempt, replica, this.failed);
     // A replayed point's workers hold each attempt as much longer as the measurement's did
     // (model/transport-replay.ts); never less than nothing.
     this.serviceMs =

@@ -93,7 +93,7 @@ export class Target {
     // The model's failure of this attempt (the simulator draws the same): its answer is the error, and its
     // worker holds errorMs instead of a service draw (intendedHoldMs).
     const fails = attemptFails(wm, cfg.seed, call, attempt);
-    const intendedMs = intendedHoldMs(wm, this.serviceSetup, cfg.seed, call, attempt, cfg.replica);
+    const intendedMs = intendedHoldMs(wm, this.serviceSetup, cfg.seed, call, attempt, cfg.replica, fails);
     const pushback = wm.pushback;
     this.checks.workArrived();
     if (tie !== null && !(tie instanceof TiedCopy)) {

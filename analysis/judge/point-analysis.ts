@@ -58,7 +58,7 @@ export interface PointAnalysis {
   rows: ComparisonRow[];
   /** The simulator with the run's measured transport (sim-net.ts); absent when not computed. */
   simNet?: PointRow;
-  /** sim+net replayed this point's own measured trips (a tied point: tie-replay.ts) rather than drawing them. */
+  /** simNet replayed this point's own measured trips (a tied point: tie-replay.ts) rather than drawing them. */
   simNetReplayed?: boolean;
   /** This point's comparison lines against sim+net. */
   simNetRows: ComparisonRow[];

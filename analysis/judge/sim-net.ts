@@ -103,10 +103,10 @@ export function simulateWithNet(
   if (!point) return `${p.key}: the matrix has no such point`;
   try {
     const replay = peerCancelCopies(point.config) > 0 ? pointReplay(point, rp, p.entry) : null;
-    if (replay !== null) p.simNetReplayed = true;
     const net = replay === null ? transport : { ...transport, replay };
     const r = runPoint(point, { transport: net, callRecords: true });
     p.simNet = r.row;
+    if (replay !== null) p.simNetReplayed = true;
     if (!r.row.collapsed && !rp.row.collapsed) {
       const mode = { independent: p.clientSide === true, harnessFree: false };
       p.simNetDiffs = pairPoint(rp, r.calls!, workers, mode).diffs;
@@ -135,7 +135,7 @@ export function simNetSideOf(p: PointAnalysis): PointAnalysis {
  * which makes the verdict decisive, is lost; the replay keeps it (tie-replay.ts).
  */
 export function judgedOnReplay(p: PointAnalysis): boolean {
-  return p.simNetReplayed === true && p.simNet !== undefined;
+  return p.simNetReplayed === true;
 }
 
 /** The sim+net side of a run once its points are simulated: its rows and its comparison lines. */
@@ -160,7 +160,7 @@ export function simNetSide(
     out.comparison.push(...p.simNetRows);
   }
   const judged = points.filter((p) => p.simNet);
-  out.replayed = judged.filter((p) => p.simNetReplayed).length;
+  out.replayed = judged.filter(judgedOnReplay).length;
   out.summary = summarize(
     judged.flatMap((p) => p.simNetRows),
     judged.length,
